@@ -1,0 +1,76 @@
+"""`python -m app` (or `partida`): migrate the database to head, then serve."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from app.backup import BackupError, backup, restore
+from app.config import get_settings
+from app.logging import configure_logging
+from app.migrate import upgrade_to_head
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings = get_settings()
+    parser = argparse.ArgumentParser(prog="partida", description="Partida game server")
+    sub = parser.add_subparsers(dest="command")
+    serve = sub.add_parser("serve", help="migrate, then serve (the default)")
+    for p in (parser, serve):
+        p.add_argument(
+            "--host", default=settings.host, help=f"bind address (default {settings.host})"
+        )
+        p.add_argument(
+            "--port", type=int, default=settings.port, help=f"port (default {settings.port})"
+        )
+    sub.add_parser("migrate", help="apply database migrations to head and exit")
+    dump = sub.add_parser("backup", help="write a consistent snapshot of the database")
+    dump.add_argument(
+        "--output", type=Path, help="file to write (default: backups/partida-<time>.*)"
+    )
+    load = sub.add_parser(
+        "restore", help="replace the database with a backup (stop the server first)"
+    )
+    load.add_argument("file", type=Path)
+    load.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    args = parser.parse_args(argv)
+
+    configure_logging(settings.log_level, settings.log_json)
+    settings.ensure_data_dir()
+    try:
+        if args.command == "backup":
+            print(backup(settings, args.output))
+            return 0
+        if args.command == "restore":
+            if (
+                not args.yes
+                and input(f"Replace the database with {args.file}? [y/N] ").lower() != "y"
+            ):
+                return 1
+            restore(settings, args.file)
+            upgrade_to_head(settings.database_url)
+            print(f"restored {args.file}")
+            return 0
+    except BackupError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    upgrade_to_head(settings.database_url)
+    if args.command == "migrate":
+        return 0
+    uvicorn.run(
+        "app.main:app",
+        host=args.host,
+        port=args.port,
+        ws_max_size=settings.ws_max_frame_bytes,
+        ws_per_message_deflate=settings.ws_compression,
+        log_config=None,
+        proxy_headers=True,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

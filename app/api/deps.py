@@ -1,0 +1,81 @@
+"""Dependencies for the routes: the table service and the calling player."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app import errors
+from app.db.models import Player
+from app.tables.admin import Admin
+from app.tables.chat import Chat
+from app.tables.ratings import Ratings
+from app.tables.service import TableService
+
+_bearer = HTTPBearer(auto_error=False, description="the token returned by POST /api/v1/players")
+
+
+def get_service(request: Request) -> TableService:
+    service: TableService = request.app.state.service
+    return service
+
+
+ServiceDep = Annotated[TableService, Depends(get_service)]
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+async def optional_player(service: ServiceDep, credentials: Credentials) -> Player | None:
+    if credentials is None:
+        return None
+    player = await service.player_by_token(credentials.credentials)
+    if player is None:
+        raise errors.Unauthorized("unknown or revoked token")
+    return player
+
+
+async def current_player(player: Annotated[Player | None, Depends(optional_player)]) -> Player:
+    if player is None:
+        raise errors.Unauthorized("send Authorization: Bearer <token> (create a player first)")
+    return player
+
+
+CurrentPlayer = Annotated[Player, Depends(current_player)]
+OptionalPlayer = Annotated[Player | None, Depends(optional_player)]
+
+
+def require_admin(request: Request, credentials: Credentials) -> None:
+    """The host's admin token (PARTIDA_ADMIN_TOKEN), compared in constant time."""
+    token = request.app.state.settings.admin_token
+    if not token:
+        raise errors.Forbidden("this server has no admin token configured (PARTIDA_ADMIN_TOKEN)")
+    if credentials is None or not secrets.compare_digest(
+        credentials.credentials.encode(), token.encode()
+    ):
+        raise errors.Unauthorized("send Authorization: Bearer <admin token>")
+
+
+def get_admin(request: Request, _authorised: Annotated[None, Depends(require_admin)]) -> Admin:
+    admin: Admin = request.app.state.admin
+    return admin
+
+
+AdminDep = Annotated[Admin, Depends(get_admin)]
+
+
+def get_chat(request: Request) -> Chat:
+    chat: Chat = request.app.state.chat
+    return chat
+
+
+ChatDep = Annotated[Chat, Depends(get_chat)]
+
+
+def get_ratings(request: Request) -> Ratings:
+    ratings: Ratings = request.app.state.ratings
+    return ratings
+
+
+RatingsDep = Annotated[Ratings, Depends(get_ratings)]

@@ -1,0 +1,65 @@
+"""The host's admin API (bearer PARTIDA_ADMIN_TOKEN)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from fastapi import APIRouter, Response, status
+from pydantic import BaseModel, Field
+
+from app.api.deps import AdminDep
+from app.api.schemas import ERRORS, PlayerCreate
+
+router = APIRouter(prefix="/admin", tags=["admin"], responses=ERRORS)
+
+
+class PlayerUpdate(BaseModel):
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+    blocked: bool | None = None
+
+    def clean_name(self) -> str | None:
+        return PlayerCreate(name=self.name).name if self.name is not None else None
+
+
+class PruneRequest(BaseModel):
+    finished_before: datetime = Field(description="delete finished games that ended before this")
+
+
+@router.get("/tables")
+async def list_all_tables(
+    admin: AdminDep, status: Literal["open", "playing", "finished"] | None = None
+) -> list[dict[str, Any]]:
+    """Every table, private ones included."""
+    return await admin.tables(status)
+
+
+@router.delete("/tables/{table_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def delete_table(table_id: str, admin: AdminDep) -> Response:
+    """Delete a table and its history."""
+    await admin.delete_table(table_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/tables/{table_id}/end")
+async def end_game(table_id: str, admin: AdminDep) -> dict[str, Any]:
+    """End a stuck game (it is kept as finished, without a ranking)."""
+    return await admin.end_game(table_id)
+
+
+@router.get("/players")
+async def list_players(admin: AdminDep) -> list[dict[str, Any]]:
+    """Every player, blocked ones included."""
+    return await admin.players()
+
+
+@router.patch("/players/{player_id}")
+async def update_player(player_id: str, body: PlayerUpdate, admin: AdminDep) -> dict[str, Any]:
+    """Rename or block (unblock) a player; a blocked player's token stops working."""
+    return await admin.update_player(player_id, body.clean_name(), body.blocked)
+
+
+@router.post("/prune")
+async def prune(body: PruneRequest, admin: AdminDep) -> dict[str, int]:
+    """Delete finished games that ended before a date."""
+    return {"deleted": await admin.prune_finished(body.finished_before)}

@@ -1,0 +1,192 @@
+"""Request and response bodies of the public API (API.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.tables.clocks import TimeControl
+
+
+class PlayerCreate(BaseModel):
+    name: str = Field(min_length=1, max_length=40, examples=["Ana"])
+    access_code: str | None = Field(
+        default=None, max_length=200, description="needed when the server has an access code"
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _clean(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value or any(not ch.isprintable() for ch in value):
+            raise ValueError(
+                "a name needs at least one visible character and no control characters"
+            )
+        return value
+
+
+class PlayerPublic(BaseModel):
+    id: str
+    name: str
+
+
+class PlayerMe(PlayerPublic):
+    webhook_url: str | None = Field(default=None, description="where turn alerts are POSTed")
+
+
+class PlayerUpdate(BaseModel):
+    webhook_url: str | None = Field(
+        description="POSTed {event: your_turn, table_id, game, seat, version} when it becomes your turn; null to stop"
+    )
+
+
+class ChatCreate(BaseModel):
+    text: str = Field(min_length=1, max_length=500)
+
+
+class ChatMessagePublic(BaseModel):
+    id: int
+    player: PlayerPublic
+    text: str
+    at: str
+
+
+class PlayerCreated(PlayerPublic):
+    token: str = Field(description="bearer secret; shown once, stored only as a hash")
+
+
+class TableCreate(BaseModel):
+    game: str = Field(examples=["luz"])
+    options: dict[str, Any] | None = Field(default=None, description="the game's options_schema")
+    seats: int | None = Field(default=None, ge=1, le=12, description="number of seats")
+    private: bool = Field(default=False, description="unlisted; joinable only with its invite code")
+    time_control: TimeControl | None = Field(
+        default=None, description="turn clocks and what happens to an absent player's seat"
+    )
+
+
+class JoinRequest(BaseModel):
+    invite: str | None = Field(
+        default=None, max_length=64, description="a private table's invite code"
+    )
+
+
+class BotCreate(BaseModel):
+    level: str | None = Field(
+        default=None, max_length=16, description="one of the game's bot_levels"
+    )
+
+
+class ActionRequest(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "description": "action: one element of legal_actions, sent back verbatim"
+        }
+    )
+
+    version: int = Field(description="the version the client acted on")
+    action: dict[str, Any] = Field(description="an action of the table's game (see components)")
+    id: str | None = Field(default=None, max_length=64, description="idempotency key")
+
+
+class SeatPublic(BaseModel):
+    seat: int
+    player: PlayerPublic | None
+    bot: bool
+    bot_level: str | None = None
+    connected: bool
+    taken_over: bool = Field(
+        default=False, description="a bot plays for the seated player, who may take it back"
+    )
+    takeover_votes: int = Field(default=0, description="votes to hand this seat to a bot")
+
+
+class TablePublic(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    seats: list[SeatPublic]
+    owner: PlayerPublic
+    created_at: str
+    private: bool = False
+    time_control: TimeControl | None = None
+    invite_code: str | None = Field(
+        default=None, description="shown to the table's seated players only"
+    )
+    result: dict[str, Any] | None = Field(
+        default=None, description="the final result, once finished"
+    )
+    seed_commitment: str | None = Field(
+        default=None,
+        description="sha256 commitment to the seed; the seed is revealed by /replay after the end",
+    )
+
+
+class MyTable(TablePublic):
+    my_seat: int | None
+    my_turn: bool
+
+
+class JoinOut(BaseModel):
+    seat: int
+
+
+class StateOut(BaseModel):
+    version: int
+    status: str
+    game: str
+    to_act: list[int]
+    seat: int | None
+    view: dict[str, Any] | None
+    legal_actions: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    events: list[dict[str, Any]] | None = None
+    clock: dict[str, Any] | None = Field(
+        default=None, description="the turn clocks, when the table has a time control"
+    )
+
+
+class UndoRequest(BaseModel):
+    version: int = Field(description="the table's current version (right after your action)")
+    id: str | None = Field(default=None, max_length=64, description="idempotency key")
+
+
+class LogOut(BaseModel):
+    version: int
+    events: list[dict[str, Any]]
+
+
+class GamePublic(BaseModel):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    bot_levels: list[str]
+    options_schema: dict[str, Any]
+    action_schema: dict[str, Any]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorEnvelope(BaseModel):
+    error: ErrorBody
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorEnvelope, "description": "unauthorized"},
+    403: {"model": ErrorEnvelope, "description": "forbidden or not_seated"},
+    404: {"model": ErrorEnvelope, "description": "not_found"},
+    409: {
+        "model": ErrorEnvelope,
+        "description": "a conflict (stale_version, not_your_turn, table_full, ...)",
+    },
+    413: {"model": ErrorEnvelope, "description": "payload_too_large"},
+    422: {"model": ErrorEnvelope, "description": "validation_error or illegal_action"},
+    429: {"model": ErrorEnvelope, "description": "rate_limited"},
+}

@@ -1,0 +1,131 @@
+"""Settings, from PARTIDA_* environment variables (and an optional .env file)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SQLITE_PATH = Path("data") / "partida.sqlite3"
+
+
+def normalise_database_url(url: str) -> str:
+    """Map the URLs people write (postgresql://, sqlite:///) to the async drivers we ship."""
+    if url.startswith(("postgres://", "postgresql://")):
+        return "postgresql+asyncpg://" + url.split("://", 1)[1]
+    if url.startswith("sqlite://") and not url.startswith("sqlite+aiosqlite://"):
+        return "sqlite+aiosqlite://" + url.split("://", 1)[1]
+    return url
+
+
+class Settings(BaseSettings):
+    """Every setting of the server; each field is the env var PARTIDA_<NAME>."""
+
+    model_config = SettingsConfigDict(env_prefix="PARTIDA_", env_file=".env", extra="ignore")
+
+    environment: Literal["development", "production", "test"] = "development"
+    database_url: str = Field(
+        default=f"sqlite+aiosqlite:///./{DEFAULT_SQLITE_PATH.as_posix()}",
+        description="SQLAlchemy URL; postgresql://user@host/db is accepted as is.",
+    )
+    redis_url: str | None = Field(
+        default=None, description="redis://host:6379/0 to fan out across instances"
+    )
+    redis_channel: str = Field(default="partida:tables", description="the pub/sub channel")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    bot_delay: float = Field(
+        default=0.6, ge=0, le=60, description="seconds a bot waits before acting"
+    )
+    log_level: str = "INFO"
+    log_json: bool = False
+    ws_max_frame_bytes: int = Field(default=64 * 1024, ge=1024)
+    ws_messages_per_second: float = Field(
+        default=5.0, gt=0, description="socket message credits refill rate (100 per 20 s)"
+    )
+    ws_burst: int = Field(default=100, ge=1, description="socket message credits at most")
+    access_code: str | None = Field(
+        default=None, description="if set, creating a player needs this code (a private server)"
+    )
+    rate_limit_enabled: bool = True
+    rate_limit_ip: str = Field(default="1200/minute", description="REST requests per client IP")
+    rate_limit_token: str = Field(
+        default="600/minute", description="REST requests per player token"
+    )
+    rate_limit_new_players: str = Field(
+        default="30/hour", description="players created per client IP"
+    )
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024, description="largest REST request body")
+    max_open_tables_per_player: int = Field(default=20, ge=1)
+    admin_token: str | None = Field(
+        default=None, description="bearer token of the host's admin API and page; unset = no admin"
+    )
+    open_table_ttl_hours: float = Field(
+        default=24.0, gt=0, description="open tables nobody joined are removed after this"
+    )
+    housekeeping_interval_seconds: float = Field(default=300.0, gt=0)
+    ws_compression: bool = Field(
+        default=True,
+        description="permessage-deflate on table sockets (less bandwidth, more memory per socket)",
+    )
+    clock_tick_seconds: float = Field(
+        default=1.0, gt=0, description="how often turn clocks and absent players are checked"
+    )
+    presence_touch_seconds: float = Field(
+        default=15.0, gt=0, description="how often connected players are marked as seen"
+    )
+    public_url: str | None = Field(
+        default=None, description="https://games.example.org: used in links sent by webhooks"
+    )
+    webhook_allow_private: bool = Field(
+        default=False,
+        description="let webhooks target private/loopback addresses (tests, LAN setups)",
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list, description="origins allowed by CORS; empty = closed"
+    )
+    catch_up_limit: int = Field(
+        default=200, ge=1, description="missed versions sent as events before a snapshot"
+    )
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalise(cls, value: str) -> str:
+        return normalise_database_url(value)
+
+    @model_validator(mode="after")
+    def _no_weak_admin_token(self) -> Settings:
+        if (
+            self.admin_token is not None
+            and len(self.admin_token) < 16
+            and self.environment == "production"
+        ):
+            raise ValueError("PARTIDA_ADMIN_TOKEN must have at least 16 characters in production")
+        return self
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    def sqlite_path(self) -> Path | None:
+        """The database file of a file-backed SQLite URL, else None."""
+        if not self.is_sqlite:
+            return None
+        rest = self.database_url.split(":///", 1)[1] if ":///" in self.database_url else ""
+        if not rest or rest.startswith(":memory:"):
+            return None
+        return Path(rest.split("?", 1)[0])
+
+    def ensure_data_dir(self) -> None:
+        """Create the folder of the SQLite file on first run."""
+        path = self.sqlite_path()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

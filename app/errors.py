@@ -1,0 +1,126 @@
+"""The AppError hierarchy: every rejection the server gives, with its API code and status.
+
+One exception handler (REST) and one error frame (WebSocket) turn these into the
+envelope of API.md: {"error": {"code", "message", ...details}}.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class AppError(Exception):
+    code: ClassVar[str] = "error"
+    status: ClassVar[int] = 400
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def envelope(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, **self.details}}
+
+
+class Unauthorized(AppError):
+    code = "unauthorized"
+    status = 401
+
+
+class Forbidden(AppError):
+    code = "forbidden"
+    status = 403
+
+
+class NotFound(AppError):
+    code = "not_found"
+    status = 404
+
+
+class ValidationFailed(AppError):
+    code = "validation_error"
+    status = 422
+
+
+class IllegalActionError(AppError):
+    code = "illegal_action"
+    status = 422
+
+
+class NotYourTurnError(AppError):
+    code = "not_your_turn"
+    status = 409
+
+
+class StaleVersion(AppError):
+    code = "stale_version"
+    status = 409
+
+
+class TableFull(AppError):
+    code = "table_full"
+    status = 409
+
+
+class AlreadyStarted(AppError):
+    code = "already_started"
+    status = 409
+
+
+class AlreadySeated(AppError):
+    code = "already_seated"
+    status = 409
+
+
+class NotSeated(AppError):
+    code = "not_seated"
+    status = 403
+
+
+class NotPlaying(AppError):
+    code = "not_playing"
+    status = 409
+
+
+class TableNotFull(AppError):
+    code = "table_not_full"
+    status = 409
+
+
+class NotFinished(AppError):
+    code = "not_finished"
+    status = 409
+
+
+class IdempotencyConflict(AppError):
+    code = "idempotency_conflict"
+    status = 409
+
+
+class TooManyTables(AppError):
+    code = "too_many_tables"
+    status = 409
+
+
+class NotUndoable(AppError):
+    code = "not_undoable"
+    status = 409
+
+
+class SeatTakenOver(AppError):
+    code = "seat_taken_over"
+    status = 409
+
+
+class NoTakeover(AppError):
+    code = "takeover_refused"
+    status = 409
+
+
+class RateLimited(AppError):
+    code = "rate_limited"
+    status = 429
+
+
+def envelope(code: str, message: str, **details: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, **details}}

@@ -1,0 +1,350 @@
+"""The engine protocol: the only thing the rest of the server knows about a game.
+
+Every game package under ``app/games/<id>/`` exports one ``ENGINE`` object that
+satisfies :class:`Engine`. Engines are pure: given a state and an action they
+return the next state and the events it caused, or raise a :class:`RulesError`
+that names the rule. They import nothing from the web, the database or asyncio.
+
+All chance comes from an :class:`Rng` that lives *inside* the state, so the
+same seed and the same actions replay the same game bit for bit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import (
+    Any,
+    ClassVar,
+    Literal,
+    NamedTuple,
+    Protocol,
+    TypeAlias,
+    TypeVar,
+    runtime_checkable,
+)
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+Seat: TypeAlias = int
+Locale: TypeAlias = Literal["es", "en"]
+
+_MASK64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+T = TypeVar("T")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class RulesError(ValueError):
+    """Base class of every error an engine raises; ``code`` is the API error code."""
+
+    code: ClassVar[str] = "illegal_action"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class IllegalAction(RulesError):
+    """The action breaks a rule; the message says which (and quotes the rule section)."""
+
+    code = "illegal_action"
+
+
+class NotYourTurn(RulesError):
+    """The seat is not among those that must decide now."""
+
+    code = "not_your_turn"
+
+
+class GameOver(RulesError):
+    """The game has ended; no action is accepted any more."""
+
+    code = "game_over"
+
+
+class InvalidOptions(RulesError):
+    """The table options (or the player count) are not valid for this game."""
+
+    code = "invalid_options"
+
+
+# --------------------------------------------------------------------------- chance
+
+
+class Rng(BaseModel):
+    """A seeded, JSON-serialisable random source kept inside a game state.
+
+    It is SplitMix64 over ``seed + draws * gamma``: the whole generator state is
+    two integers, so a state dump shows exactly how far the chance has advanced.
+    Methods advance ``draws``; engines call them only on their private copy of
+    the state inside ``apply``/``setup``.
+
+    >>> r = Rng.from_seed(7); a = r.below(10); r2 = Rng.from_seed(7); a == r2.below(10)
+    True
+    """
+
+    model_config = ConfigDict(validate_assignment=False)
+
+    seed: int = Field(ge=0, lt=1 << 64)
+    draws: int = Field(default=0, ge=0)
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        return cls(seed=seed & _MASK64, draws=0)
+
+    def next64(self) -> int:
+        """Return the next raw 64-bit value."""
+        # Straight into the instance dict: pydantic's __setattr__ costs more than the
+        # arithmetic, and shuffles draw in tight loops. Marking the field as set keeps
+        # every kind of dump exactly as an assignment would have made it.
+        draws: int = self.__dict__["draws"] + 1
+        self.__dict__["draws"] = draws
+        self.__pydantic_fields_set__.add("draws")
+        z = (self.seed + draws * _GAMMA) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Return a uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError(f"Rng.below needs a positive bound, got {n}")
+        limit = ((1 << 64) // n) * n
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def between(self, low: int, high: int) -> int:
+        """Return a uniform integer in ``[low, high]`` (both ends included)."""
+        return low + self.below(high - low + 1)
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher–Yates in place: for i from len−1 down to 1, swap i with a uniform j in [0, i]."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: Sequence[T]) -> T:
+        """Return one element of a non-empty sequence, uniformly."""
+        return items[self.below(len(items))]
+
+
+# --------------------------------------------------------------------------- value types
+
+
+class Event(BaseModel):
+    """Something that happened, in the past tense.
+
+    ``visible_to`` is None for a public event, otherwise the seats that may see it.
+    Each game subclasses this with a ``type: Literal[...]`` field.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    type: str
+    visible_to: frozenset[Seat] | None = None
+
+    def is_visible_to(self, seat: Seat | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+
+class Transition(NamedTuple):
+    """What ``apply`` returns: the next state and the events the action caused."""
+
+    state: Any
+    events: list[Event]
+
+
+class Result(BaseModel):
+    """Final outcome, the shape of API.md: scores per seat, ranking best first, tie-break text.
+
+    ``places`` gives each seat its place (1 = winner); seats that tie share a place.
+    ``details`` carries game-specific extras (for example a dummy player's score).
+    """
+
+    scores: dict[Seat, int]
+    ranking: list[Seat]
+    tiebreak: str = ""
+    places: dict[Seat, int] = Field(default_factory=dict)
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class Figure(NamedTuple):
+    """A picture for the game's "How to play" page: a real state and the seat it is seen from.
+
+    The server shows only ``view(state, seat)`` of it, drawn by the game's own renderer.
+    """
+
+    state: Any
+    seat: Seat | None
+    caption: str = ""
+
+
+class GameInfo(BaseModel):
+    """Static facts about a game, as listed by ``GET /api/v1/games``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    bot_levels: tuple[str, ...] = ("normal", "random")
+
+
+# --------------------------------------------------------------------------- protocol
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """The engine protocol (DESIGN.md, STYLE.md "The game-engine protocol").
+
+    ``Options``, ``State`` are pydantic model classes; ``Action`` is the
+    discriminated union of the game's action models (use :func:`action_adapter`);
+    ``Event`` the discriminated union of its event models (use :func:`parse_event`).
+    ``figures`` names the example positions of the rules page: each builds a real
+    state (setup from a fixed seed, then legal actions) and says from which seat it
+    is seen.
+    """
+
+    info: GameInfo
+    Options: type[BaseModel]
+    State: type[BaseModel]
+    Action: Any
+    Event: Any
+    figures: Mapping[str, Callable[[], Figure]]
+
+    def max_length(self, n_players: int) -> int:
+        """An upper bound on the number of actions in one game (conformance tests use it)."""
+        ...
+
+    def validate_options(self, options: BaseModel, n_players: int) -> None:
+        """Raise :class:`InvalidOptions` with a human reason if the options or count are not valid."""
+        ...
+
+    def setup(self, n_players: int, seed: int, options: BaseModel) -> BaseModel:
+        """Return the initial state; deterministic in (n_players, seed, options)."""
+        ...
+
+    def to_act(self, state: BaseModel) -> frozenset[Seat]:
+        """Return the seats that must decide now; empty when the game is over."""
+        ...
+
+    def legal_actions(self, state: BaseModel, seat: Seat) -> list[Any]:
+        """Return every action ``seat`` may take now, in a fixed order; empty if none."""
+        ...
+
+    def apply(self, state: BaseModel, seat: Seat, action: Any) -> Transition:
+        """Return the next state and events; never mutates ``state``; raises :class:`RulesError`."""
+        ...
+
+    def view(self, state: BaseModel, seat: Seat | None) -> BaseModel:
+        """Return what ``seat`` may see (None = a spectator)."""
+        ...
+
+    def result(self, state: BaseModel) -> Result | None:
+        """Return the final result, or None while the game runs."""
+        ...
+
+    def bot(
+        self, view: BaseModel, legal_actions: list[Any], rng: random.Random, level: str = "normal"
+    ) -> Any:
+        """Return one element of ``legal_actions``, decided only from ``view``."""
+        ...
+
+    def describe(self, item: BaseModel, locale: Locale = "en") -> str:
+        """Return a readable line for an action or an event, in the given locale.
+
+        Scoring events may span several lines (joined by "\\n"): one per step, so a
+        player can follow how the points came about.
+        """
+        ...
+
+    def undoable(self, state: BaseModel, seat: Seat, action: Any) -> bool:
+        """Whether ``seat`` may take ``action`` back right after taking it in ``state``.
+
+        True only when applying it revealed nothing hidden to anybody (no card drawn,
+        no shuffle or die seen, no secret choice resolved) and drew no chance that a
+        retry could re-roll. The server adds the other conditions (it is the seat's
+        own last action and nobody acted since).
+        """
+        ...
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def action_adapter(engine: Engine) -> TypeAdapter[Any]:
+    """Return a (cached) TypeAdapter for the engine's action union."""
+    cache: dict[int, TypeAdapter[Any]] = _ADAPTERS
+    key = id(engine)
+    if key not in cache:
+        cache[key] = TypeAdapter(engine.Action)
+    return cache[key]
+
+
+_ADAPTERS: dict[int, TypeAdapter[Any]] = {}
+_EVENT_ADAPTERS: dict[int, TypeAdapter[Any]] = {}
+
+
+def parse_event(engine: Engine, data: dict[str, Any]) -> BaseModel:
+    """Rebuild one of the engine's event models from its stored JSON (``visible_to`` included)."""
+    key = id(engine)
+    if key not in _EVENT_ADAPTERS:
+        _EVENT_ADAPTERS[key] = TypeAdapter(engine.Event)
+    event: BaseModel = _EVENT_ADAPTERS[key].validate_python(data)
+    return event
+
+
+def describe_event(engine: Engine, data: dict[str, Any], locale: Locale) -> str:
+    """The engine's readable line for a stored event."""
+    return engine.describe(parse_event(engine, data), locale)
+
+
+def parse_action(engine: Engine, data: Any) -> Any:
+    """Validate raw JSON data into one of the engine's action models (pydantic errors propagate)."""
+    return action_adapter(engine).validate_python(data)
+
+
+def dump(value: BaseModel) -> dict[str, Any]:
+    """JSON-ready dict of a model (the one serialisation used everywhere)."""
+    return value.model_dump(mode="json")
+
+
+def random_bot(legal_actions: list[Any], rng: random.Random) -> Any:
+    """The 'random' bot level shared by every game: a uniform legal action."""
+    if not legal_actions:
+        raise IllegalAction("the bot was asked to act with no legal action")
+    return legal_actions[rng.randrange(len(legal_actions))]
+
+
+def rank_by_score(
+    scores: dict[Seat, int],
+    tiebreak_keys: dict[Seat, tuple[int, ...]] | None = None,
+) -> tuple[list[Seat], dict[Seat, int]]:
+    """Rank seats by score (then by tie-break keys, higher is better); ties share a place.
+
+    Returns ``(ranking, places)``: ranking best first (ties in seat order), and the
+    1-based place of every seat (standard competition ranking: 1, 1, 3).
+
+    >>> rank_by_score({0: 5, 1: 9, 2: 5})
+    ([1, 0, 2], {1: 1, 0: 2, 2: 2})
+    """
+
+    def key(seat: Seat) -> tuple[int, ...]:
+        extra = tiebreak_keys.get(seat, ()) if tiebreak_keys else ()
+        return (scores[seat], *extra)
+
+    ranking = sorted(scores, key=lambda s: (tuple(-k for k in key(s)), s))
+    places: dict[Seat, int] = {}
+    for index, seat in enumerate(ranking):
+        if index > 0 and key(seat) == key(ranking[index - 1]):
+            places[seat] = places[ranking[index - 1]]
+        else:
+            places[seat] = index + 1
+    return ranking, places

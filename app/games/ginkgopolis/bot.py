@@ -1,0 +1,239 @@
+"""Ginkgopolis bot: a one-step look-ahead over the public view and the seat's own hand.
+
+The "normal" policy scores every legal selection with a small simulation of its
+effect on a copy of the visible city: items gained (valued by what they can still
+become), the district majorities and end-game cards the seat would hold if the game
+ended now, the value of the card won by building up, the SP handed to another owner
+and the districts taken away from opponents. It sees nothing but the view.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import data as D
+from .actions import Contribute, ContributeDone, DraftPick, KeepHand, MoveToken, Select, Take
+from .rules import Building, district_scores, end_card_score, neighbours
+from .view import GinkgopolisView
+
+_TRIGGER_WEIGHT = {"build_up": 1.3, "urbanize": 1.1, "exploit": 1.0}
+
+#: Tunable weights of the evaluation (benchmarks/ginkgopolis_bot.py measures them).
+W: dict[str, float] = {
+    "tile_spent": 0.8,  # a tile used up by urbanizing or building
+    "resource_placed": 0.6,  # a resource moved from the screen onto a building
+    "rival_sp": 0.6,  # per SP handed to a rival owner
+    "final_now": 0.4,  # district + end-card points "if the game ended now"
+    "final_late": 0.65,  # the same when fewer than 3 rounds remain
+    "rivals": 0.5,  # weight of the best rival's change of points
+    "growth": 0.4,  # expected growth of an end-game card per remaining round
+    "bonus_rounds": 2.5,  # rounds per expected trigger of a permanent bonus
+    "min_scale": 0.7,  # value of an item when the game is about to end
+    "hal_spend": 2.5,  # resources Hal spends per round (solo end estimate)
+}
+
+
+@dataclass
+class _Ctx:
+    view: GinkgopolisView
+    me: int
+    city: dict[str, Building]
+    n_owners: int
+    rounds_left: float
+    tops: dict[str, str] = field(default_factory=dict)
+
+
+def _ctx(view: GinkgopolisView) -> _Ctx:
+    me = view.seat if view.seat is not None else 0
+    city = {
+        f"{b.cell[0]},{b.cell[1]}": Building(tiles=list(b.tiles), owner=b.owner, pending=b.pending)
+        for b in view.city
+    }
+    n = len(view.players)
+    per_round = 2.0 * max(1, view.n_players)
+    left = view.supply_count / per_round + (0 if view.refill_done else 4.0)
+    # the other end conditions: somebody's resources running out, Hal unable to pay
+    for pl in view.players:
+        stock = pl.supply + (0 if pl.hal else pl.resources)
+        left = min(left, stock / W["hal_spend"] if pl.hal else stock / 1.5 + 1.0)
+    if view.end_triggered:
+        left = 0.0
+    tops = {b.top: f"{b.cell[0]},{b.cell[1]}" for b in view.city if not b.pending}
+    return _Ctx(view, me, city, n, left, tops)
+
+
+def _final_points(ctx: _Ctx, city: dict[str, Building], tableau: list[str], owner: int) -> float:
+    dist = district_scores(city, ctx.n_owners)
+    pl = ctx.view.players[owner]
+    tab = [*pl.characters, *tableau]
+    cards = sum(end_card_score(c, owner, city, tab) for c in tableau)
+    return float(dist[owner] + cards)
+
+
+def _others_points(ctx: _Ctx, city: dict[str, Building]) -> float:
+    dist = district_scores(city, ctx.n_owners)
+    best = 0.0
+    for p, pl in enumerate(ctx.view.players):
+        if p == ctx.me:
+            continue
+        tab = [*pl.characters, *pl.tableau]
+        cards = sum(end_card_score(c, p, city, tab) for c in pl.tableau)
+        best = max(best, float(dist[p] + cards))
+    return best
+
+
+def _item_value(ctx: _Ctx, item: str) -> float:
+    if item == "sp":
+        return 1.0
+    if ctx.rounds_left <= 0:
+        return 0.0
+    scale = min(1.0, W["min_scale"] + ctx.rounds_left / 10.0)
+    return (1.1 if item == "resource" else 1.0) * scale
+
+
+def _colour_value(ctx: _Ctx, colour: str, amount: int) -> float:
+    return amount * _item_value(ctx, D.ITEM_OF[colour])
+
+
+def _bonus_value(ctx: _Ctx, trigger: str) -> float:
+    pl = ctx.view.players[ctx.me]
+    total = 0.0
+    for card in [*pl.characters, *pl.tableau]:
+        b = D.bonus_of(card)
+        if b is not None and b[0] == trigger:
+            total += sum(_item_value(ctx, it) * n for it, n in b[1])
+    return total
+
+
+def _card_value(ctx: _Ctx, card: str, city: dict[str, Building]) -> float:
+    """Value of winning ``card`` into the tableau."""
+    bc = D.BUILDING_CARDS[card]
+    pl = ctx.view.players[ctx.me]
+    if bc.kind == "permanent":
+        triggers_left = ctx.rounds_left / W["bonus_rounds"]
+        return (
+            triggers_left
+            * sum(_item_value(ctx, it) * n for it, n in bc.reward)
+            * _TRIGGER_WEIGHT.get(bc.trigger or "", 1.0)
+        )
+    tab = [*pl.characters, *pl.tableau, card]
+    now = float(end_card_score(card, ctx.me, city, tab))
+    growth = 0.0
+    if bc.rule in ("owned_colour", "owned_height"):
+        growth = min(ctx.rounds_left, 6) * W["growth"] * bc.per
+    elif bc.rule in ("tableau_trigger", "tableau_colour"):
+        growth = min(ctx.rounds_left, 6) * W["growth"] * 0.5 * bc.per
+    # cards 16-19 already scored by other tableau cards count for ``card`` too
+    return now + growth
+
+
+def _score_select(ctx: _Ctx, a: Select) -> float:
+    view = ctx.view
+    me = ctx.me
+    pl = view.players[me]
+    base_me = _final_points(ctx, ctx.city, list(pl.tableau), me)
+    base_others = _others_points(ctx, ctx.city)
+    card, tile = a.card, a.tile
+    if tile is None:
+        value = _bonus_value(ctx, "exploit")
+        if D.is_urbanization(card):
+            return value + max(_item_value(ctx, "resource"), _item_value(ctx, "tile"))
+        k = ctx.tops.get(card)
+        if k is None:
+            return value
+        b = ctx.city[k]
+        return value + _colour_value(ctx, b.top[0], b.height)
+    city = {
+        k: Building(tiles=list(b.tiles), owner=b.owner, pending=b.pending)
+        for k, b in ctx.city.items()
+    }
+    value = -_item_value(ctx, "tile") * W["tile_spent"]
+    if D.is_urbanization(card):
+        site = view.tokens.get(D.letter_of(card))
+        if site is None:
+            return -100.0
+        city[f"{site[0]},{site[1]}"] = Building(tiles=[tile], owner=me, pending=True)
+        for c in neighbours(site):
+            nb = city.get(f"{c[0]},{c[1]}")
+            if nb is not None:
+                value += _colour_value(ctx, nb.top[0], nb.height)
+        value -= _item_value(ctx, "resource") * W["resource_placed"]
+        value += _bonus_value(ctx, "urbanize")
+        tableau = list(pl.tableau)
+    else:
+        k = ctx.tops[card]
+        b = city[k]
+        h = b.height
+        sp_cost = max(0, D.number_of(b.top) - D.number_of(tile))
+        colour_cost = 1 if tile[0] != b.top[0] else 0
+        value -= sp_cost + colour_cost * _item_value(ctx, "resource")
+        if b.owner is not None and b.owner != me:
+            # the SP handed to the previous owner helps a rival
+            value -= W["rival_sp"] * h
+        placed = h + 1 - (h if b.owner == me else 0)
+        value -= placed * _item_value(ctx, "resource") * W["resource_placed"]
+        b.tiles.append(tile)
+        b.owner = me
+        value += _bonus_value(ctx, "build_up")
+        value += _card_value(ctx, card, city)
+        tableau = [*pl.tableau, card]
+        # a higher number protects the new top (a rival pays more to cover it)
+        value += 0.05 * D.number_of(tile)
+    after_me = _final_points(ctx, city, tableau, me)
+    after_others = _others_points(ctx, city)
+    weight = W["final_late"] if ctx.rounds_left < 3 else W["final_now"]
+    value += weight * (after_me - base_me)
+    if view.n_players > 1 or view.solo:
+        value -= W["rivals"] * (after_others - base_others)
+    return value
+
+
+def _choose_token(ctx: _Ctx, cands: list[MoveToken], for_hal: bool) -> MoveToken:
+    def heights(a: MoveToken) -> int:
+        return sum(
+            ctx.city[k].height for c in neighbours(a.cell) if (k := f"{c[0]},{c[1]}") in ctx.city
+        )
+
+    return min(cands, key=heights) if for_hal else max(cands, key=heights)
+
+
+def choose(view: GinkgopolisView, legal: list[Any], rng: random.Random) -> Any:
+    """The normal policy: return one element of ``legal``."""
+    first = legal[0]
+    if isinstance(first, DraftPick):
+
+        def draft_key(a: DraftPick) -> float:
+            ch = D.CHARACTERS[a.character]
+            return _TRIGGER_WEIGHT[ch.trigger] + 0.3 * (
+                ch.start_resources + ch.start_sp + ch.start_tiles
+            )
+
+        return max(legal, key=draft_key)
+    if isinstance(first, KeepHand):
+        return first
+    if isinstance(first, Take):
+        pl = view.players[view.seat or 0]
+        want = "resource" if pl.resources <= pl.tile_count else "tile"
+        for a in legal:
+            if a.item == want:
+                return a
+        return first
+    if isinstance(first, MoveToken):
+        ctx = _ctx(view)
+        d = view.decision
+        for_hal = bool(view.solo and d is not None and d.player == 1)
+        return _choose_token(ctx, list(legal), for_hal)
+    if isinstance(first, (Contribute, ContributeDone)):
+        pl = view.players[view.seat or 0]
+        behind = len(pl.tiles or [])
+        if behind > 3:
+            tiles = [a for a in legal if isinstance(a, Contribute)]
+            return min(tiles, key=lambda a: D.number_of(a.tile))
+        return legal[-1]
+    if isinstance(first, Select):
+        ctx = _ctx(view)
+        scored = [(_score_select(ctx, a) + rng.random() * 1e-6, i) for i, a in enumerate(legal)]
+        return legal[max(scored)[1]]
+    return legal[rng.randrange(len(legal))]

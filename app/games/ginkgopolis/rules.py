@@ -1,0 +1,1577 @@
+"""Ginkgopolis rules engine (``shared/rules/ginkgopolis.md``).
+
+The state is one pydantic model. A round is: the New Hand window (§6.1.0, simultaneous),
+the secret selection (§6.1.1, simultaneous), then the sequential resolution (§6.2).
+The resolution is driven by a small work queue stored in the state (``queue``): each
+:class:`Step` is one automatic unit (gain items, apply bonuses, discard a card, resolve
+one player's revealed selection, Hal's turn, end of round). The queue stops whenever a
+seat must decide (an urbanization-card exploit item, a token move, or the simultaneous
+refill contribution of §10, which may suspend an action in the middle of a tile gain
+exactly as D5 demands) and resumes after the decision.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterable
+from typing import Literal, TypeAlias, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.games.base import (
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    Result,
+    Rng,
+    Seat,
+    rank_by_score,
+)
+
+from . import data as D
+from .actions import (
+    ActionModel,
+    Contribute,
+    ContributeDone,
+    DraftPick,
+    KeepHand,
+    MoveToken,
+    NewHand,
+    Select,
+    Take,
+)
+from .events import (
+    ActionRevealed,
+    BuildingUrbanized,
+    BuiltUp,
+    CardScore,
+    CardsDrawn,
+    CardsReceived,
+    ChoiceCommitted,
+    ContributionMade,
+    ContributionsRevealed,
+    DeckRebuilt,
+    DistrictScore,
+    DraftCompleted,
+    DraftPicked,
+    EndTriggered,
+    GameEnded,
+    GameSetUp,
+    HalSkipped,
+    HandsPassed,
+    ItemsGained,
+    NeighbourBuilding,
+    NewHandChosen,
+    NewHandUsed,
+    PlayerScored,
+    ResourcesReturned,
+    RoundStarted,
+    SelectionMade,
+    TilesReceived,
+    TileSupplyExhausted,
+    TokenMoved,
+)
+
+Cell: TypeAlias = tuple[int, int]
+Phase: TypeAlias = Literal["draft", "new_hand", "select", "resolve", "contribute", "over"]
+M = TypeVar("M", bound=BaseModel)
+A = TypeVar("A", bound=ActionModel)
+SIMULTANEOUS: frozenset[str] = frozenset({"draft", "new_hand", "select", "contribute"})
+
+
+# --------------------------------------------------------------------------- models
+
+
+class GinkgopolisOptions(BaseModel):
+    """Table options (§16, D2, D12)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    characters: Literal["sets", "draft", "random"] = Field(
+        default="sets",
+        description="character distribution (§16): first-game sets, draft or random deal",
+    )
+    keep_token_order: bool = Field(
+        default=False, description="moved tokens keep the A-L order (D2)"
+    )
+    hidden_sp: bool = Field(default=False, description="hide other players' SP totals (D12)")
+
+
+class Building(BaseModel):
+    """A stack of tiles on one cell (§2); ``tiles`` bottom → top.
+
+    The engine never changes a building in place but puts a changed copy in the city:
+    the copy of the state that ``apply`` works on shares the buildings (see :func:`clone`).
+    """
+
+    tiles: list[str]
+    owner: int | None = None
+    pending: bool = False
+
+    @property
+    def top(self) -> str:
+        return self.tiles[-1]
+
+    @property
+    def height(self) -> int:
+        return len(self.tiles)
+
+
+class Selection(BaseModel):
+    """A secret selection (§6.1.1); ``spent`` once its card reached the discard or a tableau."""
+
+    card: str
+    tile: str | None = None
+    spent: bool = False
+
+
+class PlayerState(BaseModel):
+    """One player (or Hal, ``hal=True``, solo only)."""
+
+    colour: str
+    hal: bool = False
+    supply: int = 0  # resources of this colour in the general supply
+    resources: int = 0  # behind the screen
+    tiles: list[str] = Field(default_factory=list)  # behind the screen, canonical order
+    set_aside: list[str] = Field(default_factory=list)  # refill contribution before the reveal
+    contribution_done: bool = True
+    sp: int = 0
+    tokens: int = 0  # New Hand tokens
+    characters: list[str] = Field(default_factory=list)
+    tableau: list[str] = Field(default_factory=list)  # building cards, acquisition order
+    hand: list[str] = Field(default_factory=list)
+    selection: Selection | None = None
+    revealed: bool = False
+    new_hand: bool | None = None  # declaration in the current window (None = owes one)
+    draft_pile: list[str] = Field(default_factory=list)
+    draft_kept: list[str] = Field(default_factory=list)
+    draft_picked: bool = False
+
+
+class Step(BaseModel):
+    """One queued automatic unit of the resolution."""
+
+    kind: Literal[
+        "resolve",
+        "gain",
+        "bonus",
+        "discard",
+        "tableau",
+        "check_all",
+        "discard_hand",
+        "hal",
+        "end_round",
+    ]
+    player: int = 0
+    colour: str = ""
+    amount: int = 0
+    card: str = ""
+    reason: str = ""
+    # A gain from a building (exploit or neighbour): its cell, with its top tile in ``card``,
+    # so the log can say which building gave what.
+    cell: Cell | None = None
+
+
+class Decision(BaseModel):
+    """A follow-up decision of the resolution (§19c)."""
+
+    kind: Literal["take", "move_token"]
+    seat: int
+    player: int
+    card: str = ""
+    letter: str = ""
+    site: Cell | None = None
+    items: list[Literal["resource", "tile"]] = Field(default_factory=list)
+    candidates: list[Cell] = Field(default_factory=list)
+
+
+class FinalScore(BaseModel):
+    player: int
+    sp: int
+    districts: int
+    cards: int
+    tokens: int
+    total: int
+
+
+class GinkgopolisState(BaseModel):
+    n_players: int
+    options: GinkgopolisOptions
+    rng: Rng
+    phase: Phase
+    round: int = 0
+    first_player: int = 0
+    players: list[PlayerState]
+    city: dict[str, Building]  # "x,y" -> building
+    tokens: dict[str, Cell]  # letter -> cell
+    supply: list[str]  # tile supply, index 0 = top
+    removed_tiles: list[str]
+    deck: list[str]  # index 0 = top
+    discard: list[str]  # oldest first
+    stacks: dict[str, list[int]]  # colour -> numbers of cards still in the colour stack
+    refill_done: bool = False
+    end_triggered: bool = False
+    end_reasons: list[str] = Field(default_factory=list)
+    queue: list[Step] = Field(default_factory=list)
+    decision: Decision | None = None
+    hal_card: str | None = None
+    draft_round: int = 0
+    final: list[FinalScore] | None = None
+
+    @property
+    def solo(self) -> bool:
+        return self.n_players == 1
+
+
+# --------------------------------------------------------------------------- cell helpers
+
+
+def key(cell: Cell) -> str:
+    """The city dict key of a cell: ``key((1, -2)) == "1,-2"``."""
+    return f"{cell[0]},{cell[1]}"
+
+
+@functools.lru_cache(maxsize=4096)
+def cell_of(k: str) -> Cell:
+    """Inverse of :func:`key` (cached: every view and scoring parses each city key)."""
+    x, y = k.split(",")
+    return (int(x), int(y))
+
+
+def neighbours(cell: Cell) -> list[Cell]:
+    """Orthogonal neighbours in the order N, E, S, W (§2)."""
+    x, y = cell
+    return [(x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _neighbour_keys(k: str) -> tuple[str, ...]:
+    """City keys of the orthogonal neighbours of the cell of key ``k``, N, E, S, W (§2)."""
+    return tuple(key(c) for c in neighbours(cell_of(k)))
+
+
+def reading_order(cells: Iterable[Cell]) -> list[Cell]:
+    """Cells sorted y descending, then x ascending (§2, D22)."""
+    return sorted(cells, key=lambda c: (-c[1], c[0]))
+
+
+def canon(items: Iterable[str]) -> list[str]:
+    """Items sorted in the canonical order of §14."""
+    return sorted(items, key=D.canon_key)
+
+
+def building_of(s: GinkgopolisState, card: str) -> tuple[str, Building] | None:
+    """The (non-pending) building whose top tile matches a building card (§7.1)."""
+    for k, b in s.city.items():
+        if b.tiles[-1] == card and not b.pending:
+            return k, b
+    return None
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def validate_options(options: GinkgopolisOptions, n_players: int) -> None:
+    """Raise InvalidOptions for a bad player count (1-5, §3)."""
+    if not isinstance(options, GinkgopolisOptions):
+        raise InvalidOptions("options must be Ginkgopolis options")
+    if n_players not in D.PLAYER_COUNTS:
+        raise InvalidOptions(
+            f"Ginkgopolis is for 1 to 5 players (solo against Hal at 1), not {n_players} (§3)"
+        )
+
+
+def setup(n_players: int, seed: int, options: GinkgopolisOptions) -> GinkgopolisState:
+    """Set up a game in the canonical order of §5/§14, drawing all chance from one seeded Rng."""
+    validate_options(options, n_players)
+    rng = Rng.from_seed(seed)
+    start = list(D.START_TILES)
+    rng.shuffle(start)  # §14.1
+    supply = list(D.SUPPLY_TILES)
+    rng.shuffle(supply)  # §14.2
+    deck = list(D.START_DECK)
+    rng.shuffle(deck)  # §14.3
+    chars: list[list[str]] = [[] for _ in range(n_players)]
+    if n_players > 1:  # §14.4
+        if options.characters == "sets":
+            sets = list(D.SETS)
+            rng.shuffle(sets)
+            chars = [D.set_members(sets[p]) for p in range(n_players)]
+        else:
+            pool = list(D.CHARACTER_IDS)
+            rng.shuffle(pool)
+            per = D.DRAFT_DEAL if options.characters == "draft" else 3
+            chars = [[pool[p + k * n_players] for k in range(per)] for p in range(n_players)]
+    first = rng.below(n_players) if n_players > 1 else 0  # §14.5
+    return assemble(n_players, options, rng, start, supply, deck, chars, first)
+
+
+def assemble(
+    n_players: int,
+    options: GinkgopolisOptions,
+    rng: Rng,
+    start_tiles: list[str],
+    supply: list[str],
+    deck: list[str],
+    characters: list[list[str]],
+    first_player: int,
+) -> GinkgopolisState:
+    """Build the initial state from the already drawn chance (§5 steps 1-10).
+
+    ``characters`` is each seat's three characters, or in draft mode each seat's
+    4-card draft pile. Exposed so tests can build the exact set-ups of the examples.
+    """
+    params = D.PLAYER_COUNTS[n_players]
+    solo = n_players == 1
+    players = [
+        PlayerState(
+            colour=D.PLAYER_COLOURS[p],
+            supply=params.resources,
+            tokens=0 if solo else D.NEW_HAND_TOKENS,
+        )
+        for p in range(n_players)
+    ]
+    if solo:
+        players.append(PlayerState(colour=D.HAL_COLOUR, hal=True, supply=params.resources))
+    city = {
+        key(cell): Building(tiles=[t]) for cell, t in zip(D.START_CELLS, start_tiles, strict=True)
+    }
+    removed = supply[: params.tiles_removed]
+    supply = supply[params.tiles_removed :]
+    discard = deck[: params.cards_discarded]
+    deck = deck[params.cards_discarded :]
+    s = GinkgopolisState(
+        n_players=n_players,
+        options=options,
+        rng=rng,
+        phase="select",
+        first_player=first_player,
+        players=players,
+        city=city,
+        tokens=dict(D.TOKEN_START),
+        supply=supply,
+        removed_tiles=removed,
+        deck=deck,
+        discard=discard,
+        stacks={c: list(range(4, 21)) for c in D.COLOURS},
+        refill_done=solo,  # solo: no refill, the first exhaustion ends the game (§10, §15)
+    )
+    if not solo and options.characters == "draft":
+        for p in range(n_players):
+            players[p].draft_pile = sorted(characters[p])
+        s.phase = "draft"
+        return s
+    for p in range(n_players):
+        players[p].characters = sorted(characters[p])
+    _finish_setup(s, [])
+    return s
+
+
+def _finish_setup(s: GinkgopolisState, ev: list[Event]) -> None:
+    """Starting items (§5.9) and the deal (§5.10), then the first round."""
+    n = s.n_players
+    if s.solo:
+        res, tiles, sp = D.SOLO_START
+        _take_start_items(s, 0, res, sp, tiles, ev)
+    else:
+        for p in _turn_order(s):
+            r = sum(D.CHARACTERS[c].start_resources for c in s.players[p].characters)
+            sp = sum(D.CHARACTERS[c].start_sp for c in s.players[p].characters)
+            t = sum(D.CHARACTERS[c].start_tiles for c in s.players[p].characters)
+            _take_start_items(s, p, r, sp, t, ev)
+        for _ in range(D.HAND_SIZE):
+            for p in _turn_order(s):
+                card = _draw_card(s, ev)
+                if card is not None:
+                    s.players[p].hand.append(card)
+        for p in range(n):
+            s.players[p].hand = canon(s.players[p].hand)
+    ev.append(
+        GameSetUp(
+            n_players=n,
+            first_player=s.first_player,
+            characters={p: list(s.players[p].characters) for p in range(n)},
+            supply_count=len(s.supply),
+            deck_count=len(s.deck),
+        )
+    )
+    _start_round(s, ev)
+
+
+def _take_start_items(
+    s: GinkgopolisState, p: int, res: int, sp: int, tiles: int, ev: list[Event]
+) -> None:
+    pl = s.players[p]
+    moved = min(res, pl.supply)
+    pl.supply -= moved
+    pl.resources += moved
+    pl.sp += sp
+    drawn = [s.supply.pop(0) for _ in range(min(tiles, len(s.supply)))]
+    pl.tiles = canon(pl.tiles + drawn)
+    ev.append(ItemsGained(player=p, resources=moved, sp=sp, tiles=len(drawn), reason="start"))
+    if drawn:
+        ev.append(TilesReceived(player=p, tiles=drawn, visible_to=frozenset({p})))
+
+
+def _turn_order(s: GinkgopolisState) -> list[int]:
+    n = s.n_players
+    return [(s.first_player + i) % n for i in range(n)]
+
+
+# --------------------------------------------------------------------------- cards and tiles
+
+
+def _draw_card(s: GinkgopolisState, ev: list[Event]) -> str | None:
+    """Draw the top card; rebuild the deck the moment it becomes empty (§9, D9)."""
+    if not s.deck:
+        _rebuild(s, ev)
+        if not s.deck:
+            return None
+    card = s.deck.pop(0)
+    if not s.deck:
+        _rebuild(s, ev)
+    return card
+
+
+def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
+    """Deck rebuild (§9 steps 1-4)."""
+    pending = canon(b.top for b in s.city.values() if b.pending)
+    for card in pending:
+        s.stacks[D.colour_of(card)].remove(D.number_of(card))
+        s.discard.append(card)
+    for cell_key, b in s.city.items():
+        if b.pending:  # buildings are shared with the input state: replace, never change
+            s.city[cell_key] = b.model_copy(update={"pending": False})
+    deck = s.discard
+    s.rng.shuffle(deck)
+    s.discard = []
+    k = 0
+    if D.PLAYER_COUNTS[s.n_players].cards_discarded:
+        k = max(0, min(D.PLAYER_COUNTS[s.n_players].cards_discarded, len(deck) - 1))
+    s.discard = deck[:k]
+    s.deck = deck[k:]
+    ev.append(DeckRebuilt(pending_cards=pending, deck_count=len(s.deck), set_aside=k))
+
+
+def _trigger_end(
+    s: GinkgopolisState, reason: str, ev: list[Event], player: int | None = None
+) -> None:
+    if reason in s.end_reasons:
+        return
+    s.end_triggered = True
+    s.end_reasons.append(reason)
+    ev.append(EndTriggered.model_validate({"reason": reason, "player": player}))
+
+
+def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
+    """Handle an empty supply after a draw (§10); True if the action must pause for contributions."""
+    if s.supply:
+        return False
+    if not s.refill_done:
+        s.refill_done = True
+        ev.append(TileSupplyExhausted(first=True))
+        for pl in s.players:
+            pl.set_aside = []
+            pl.contribution_done = pl.hal or not pl.tiles
+        if all(pl.contribution_done for pl in s.players):
+            _finish_contributions(s, ev)
+            return False
+        s.phase = "contribute"
+        return True
+    ev.append(TileSupplyExhausted(first=False))
+    _trigger_end(s, "solo_exhaustion" if s.solo else "second_exhaustion", ev)
+    return False
+
+
+def _finish_contributions(s: GinkgopolisState, ev: list[Event]) -> None:
+    """Reveal every contribution, 1 SP per tile, shuffle them into the supply (§10 steps 2-4)."""
+    revealed: dict[int, list[str]] = {}
+    pool: list[str] = []
+    for p, pl in enumerate(s.players):
+        if pl.set_aside:
+            revealed[p] = canon(pl.set_aside)
+            pool.extend(pl.set_aside)
+            pl.sp += len(pl.set_aside)
+        pl.set_aside = []
+        pl.contribution_done = True
+    pool = canon(pool)
+    s.rng.shuffle(pool)
+    s.supply = pool
+    ev.append(ContributionsRevealed(tiles=revealed, supply_count=len(pool)))
+    for p, tiles in revealed.items():
+        ev.append(ItemsGained(player=p, sp=len(tiles), reason="refill"))
+    s.phase = "resolve"
+    if not s.supply:
+        ev.append(TileSupplyExhausted(first=False))
+        _trigger_end(s, "second_exhaustion", ev)
+
+
+# --------------------------------------------------------------------------- selection checks (§7.0)
+
+
+def selection_problem(s: GinkgopolisState, p: int, card: str, tile: str | None) -> str | None:
+    """Why a selection is illegal at selection time (§7.0), or None if it is legal."""
+    pl = s.players[p]
+    if card not in pl.hand:
+        return f"you do not hold card {card} (§6.1.1)"
+    if tile is None:
+        return None
+    if tile not in pl.tiles:
+        return f"tile {tile} is not behind your screen (§7.0)"
+    if D.is_urbanization(card):
+        if pl.resources < 1:
+            return f"cannot urbanize with {card} + {tile}: you have no resource behind your screen (§7.0)"
+        return None
+    found = building_of(s, card)
+    if found is None:
+        return f"card {card} designates no building (§7.1)"
+    _, b = found
+    return _build_up_problem(pl, p, b, card, tile)
+
+
+def _build_up_price(top: str, height: int, tile: str) -> tuple[int, int]:
+    """SP and resources it costs to build ``tile`` on a building of ``height`` topped by
+    ``top``: the number difference in SP; the new height, + 1 for a colour change (§7.3)."""
+    sp_cost = max(0, D.number_of(top) - D.number_of(tile))
+    need = height + 1 + (1 if D.colour_of(tile) != D.colour_of(top) else 0)
+    return sp_cost, need
+
+
+def _resources_for(pl: PlayerState, p: int, b: Building) -> int:
+    """Resources player ``p`` can put on ``b``: those behind its screen, plus those on ``b``
+    if it owns it, since they come back first (§7.3, §7.0)."""
+    return pl.resources + (b.height if b.owner == p else 0)
+
+
+def _build_up_problem(pl: PlayerState, p: int, b: Building, card: str, tile: str) -> str | None:
+    cost, need = _build_up_price(b.top, b.height, tile)
+    have = _resources_for(pl, p, b)
+    if pl.sp < cost:
+        return f"cannot build {tile} on {card}: the number cost is {cost} SP and you have {pl.sp} (§7.3 step 4, §7.0)"
+    if have < need:
+        return (
+            f"cannot build {tile} on {card}: it needs {need} resources (new height"
+            f"{' + colour cost' if need > b.height + 1 else ''}) and you have {have} (§7.3, §7.0)"
+        )
+    return None
+
+
+def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
+    """All legal selections in the order of §19c."""
+    pl = s.players[p]
+    tops = {b.top: b for b in s.city.values() if not b.pending}
+    out: list[Select] = []
+    for card in canon(pl.hand):
+        out.append(_select(card, None))
+        if D.is_urbanization(card):
+            if pl.resources >= 1:
+                out.extend(_select(card, t) for t in pl.tiles)
+            continue
+        b = tops.get(card)
+        if b is None:
+            continue
+        # The checks of _build_up_problem, what depends only on the building done once.
+        top, height, have = b.top, b.height, _resources_for(pl, p, b)
+        for t in pl.tiles:
+            sp_cost, need = _build_up_price(top, height, t)
+            if pl.sp >= sp_cost and have >= need:
+                out.append(_select(card, t))
+    return out
+
+
+# --------------------------------------------------------------------------- tokens (§7.2, D2, D3)
+
+
+def token_candidates(s: GinkgopolisState, site: Cell, letter: str) -> list[Cell]:
+    """Cells the token ``letter`` (already lifted off the board) may move to (§19c)."""
+    occupied = set(s.city) | {key(c) for lt, c in s.tokens.items() if lt != letter}
+    cands = [c for c in neighbours(site) if key(c) not in occupied]
+    if not cands:
+        edge: set[Cell] = set()
+        for k in s.city:
+            for c in neighbours(cell_of(k)):
+                if key(c) not in occupied:
+                    edge.add(c)
+        cands = reading_order(edge)
+    if s.options.keep_token_order:
+        kept = [c for c in cands if _order_kept(s.tokens, letter, c)]
+        if kept:
+            return kept
+    return cands
+
+
+def _order_kept(tokens: dict[str, Cell], letter: str, cell: Cell) -> bool:
+    """D2: sorting tokens by atan2(x, y) (then distance) yields a rotation of A…L."""
+    placed = {lt: c for lt, c in tokens.items() if lt != letter}
+    placed[letter] = cell
+    order = sorted(
+        placed,
+        key=lambda lt: (
+            math.atan2(placed[lt][0], placed[lt][1]),
+            placed[lt][0] ** 2 + placed[lt][1] ** 2,
+        ),
+    )
+    start = order.index("A")
+    n = len(order)
+    return (
+        all(order[(start + i) % n] == D.LETTERS[i] for i in range(n))
+        if n == len(D.LETTERS)
+        else True
+    )
+
+
+def _move_token(s: GinkgopolisState, letter: str, cell: Cell, ev: list[Event]) -> None:
+    s.tokens[letter] = cell
+    s.tokens = {lt: s.tokens[lt] for lt in D.LETTERS if lt in s.tokens}
+    ev.append(TokenMoved(letter=letter, cell=cell))
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
+    """Begin a round: solo draw (§15.1), then the New Hand window or the selection."""
+    s.round += 1
+    for pl in s.players:
+        pl.selection = None
+        pl.revealed = False
+        pl.new_hand = None
+    ev.append(RoundStarted(round=s.round, first_player=s.first_player))
+    if s.solo:
+        you = s.players[0]
+        for _ in range(D.SOLO_HAND):
+            card = _draw_card(s, ev)
+            if card is not None:
+                you.hand.append(card)
+        you.hand = canon(you.hand)
+        ev.append(CardsDrawn(player=0, count=len(you.hand)))
+        ev.append(CardsReceived(player=0, cards=list(you.hand), visible_to=frozenset({0})))
+        s.hal_card = _draw_card(s, ev)
+        s.phase = "select"
+        return
+    if any(pl.tokens > 0 for pl in s.players):
+        s.phase = "new_hand"
+        return
+    s.phase = "select"
+
+
+def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
+    """Process declarations in turn order (§6.1.0, D6)."""
+    for p in _turn_order(s):
+        pl = s.players[p]
+        if pl.new_hand:
+            pl.tokens -= 1
+            s.discard.extend(canon(pl.hand))
+            pl.hand = []
+            ev.append(NewHandUsed(player=p, tokens_left=pl.tokens))
+            for _ in range(D.HAND_SIZE):
+                card = _draw_card(s, ev)
+                if card is not None:
+                    pl.hand.append(card)
+            pl.hand = canon(pl.hand)
+            ev.append(CardsDrawn(player=p, count=len(pl.hand)))
+            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
+    for pl in s.players:
+        pl.new_hand = None
+    s.phase = "select"
+
+
+def _begin_resolution(s: GinkgopolisState) -> None:
+    s.phase = "resolve"
+    if s.solo:
+        s.queue = [
+            Step(kind="resolve", player=0),
+            Step(kind="discard_hand", player=0),
+            Step(kind="hal"),
+        ]
+    else:
+        s.queue = [Step(kind="resolve", player=p) for p in _turn_order(s)]
+    s.queue.append(Step(kind="end_round"))
+
+
+def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
+    """§6.3: final scoring if the end is triggered, else pass, move the first player, refill."""
+    if s.end_triggered:
+        _final_scoring(s, ev)
+        return
+    if not s.solo:
+        n = s.n_players
+        hands = [s.players[p].hand for p in range(n)]
+        for p in range(n):
+            s.players[p].hand = hands[(p - 1) % n]
+        s.first_player = (s.first_player + 1) % n
+        ev.append(HandsPassed(first_player=s.first_player))
+        for p in _turn_order(s):
+            card = _draw_card(s, ev)
+            pl = s.players[p]
+            if card is not None:
+                pl.hand.append(card)
+                ev.append(CardsDrawn(player=p, count=1))
+            pl.hand = canon(pl.hand)
+            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
+    _start_round(s, ev)
+
+
+# --------------------------------------------------------------------------- the work queue
+
+
+def _run(s: GinkgopolisState, ev: list[Event]) -> None:
+    """Process queued steps until a seat must decide or the round is over."""
+    while s.phase == "resolve" and s.decision is None and s.queue:
+        step = s.queue.pop(0)
+        _do_step(s, step, ev)
+
+
+def _push(s: GinkgopolisState, steps: list[Step]) -> None:
+    s.queue[0:0] = steps
+
+
+def _do_step(s: GinkgopolisState, step: Step, ev: list[Event]) -> None:
+    kind = step.kind
+    if kind == "resolve":
+        _resolve(s, step.player, ev)
+    elif kind == "gain":
+        _gain(s, step, ev)
+    elif kind == "bonus":
+        _bonus(s, step.player, step.reason, ev)
+    elif kind == "discard":
+        s.discard.append(step.card)
+        _mark_spent(s, step.player, step.card)
+    elif kind == "tableau":
+        s.players[step.player].tableau.append(step.card)
+        _mark_spent(s, step.player, step.card)
+    elif kind == "check_all":
+        pl = s.players[step.player]
+        if not pl.hal and pl.supply == 0 and pl.resources == 0:
+            _trigger_end(s, "all_resources", ev, step.player)
+    elif kind == "discard_hand":
+        pl = s.players[step.player]
+        s.discard.extend(canon(pl.hand))
+        pl.hand = []
+    elif kind == "hal":
+        _hal_turn(s, ev)
+    elif kind == "end_round":
+        _end_round(s, ev)
+
+
+def _mark_spent(s: GinkgopolisState, p: int, card: str) -> None:
+    sel = s.players[p].selection
+    if sel is not None and sel.card == card:
+        sel.spent = True
+
+
+def _gain(s: GinkgopolisState, step: Step, ev: list[Event]) -> None:
+    """Gain ``amount`` items of a building colour (§19b gainItems); tiles one at a time."""
+    p = step.player
+    pl = s.players[p]
+    source = {"building": step.card or None, "cell": step.cell} if step.cell is not None else {}
+    if step.colour == "R":
+        moved = min(step.amount, pl.supply)
+        pl.supply -= moved
+        pl.resources += moved
+        ev.append(ItemsGained(player=p, resources=moved, reason=step.reason, **source))
+        return
+    if step.colour == "Y":
+        pl.sp += step.amount
+        ev.append(ItemsGained(player=p, sp=step.amount, reason=step.reason, **source))
+        return
+    drawn: list[str] = []
+    paused = False
+    remaining = step.amount
+    while remaining > 0 and s.supply:
+        tile = s.supply.pop(0)
+        drawn.append(tile)
+        remaining -= 1
+        pl.tiles.append(tile)
+        if _after_tile_drawn(s, ev):
+            paused = True
+            break
+    pl.tiles = canon(pl.tiles)
+    # Tile identities reach only the drawer; the count is public (§13).
+    if drawn:
+        ev.append(ItemsGained(player=p, tiles=len(drawn), reason=step.reason, **source))
+        ev.append(TilesReceived(player=p, tiles=drawn, visible_to=frozenset({p})))
+    if paused and remaining > 0:
+        _push(s, [step.model_copy(update={"amount": remaining})])
+
+
+def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
+    """Expand the permanent bonuses of ``trigger`` into gain steps (§8; characters by ID, then cards)."""
+    pl = s.players[p]
+    if pl.hal:
+        return
+    steps: list[Step] = []
+    for card in [*pl.characters, *pl.tableau]:
+        bonus = D.bonus_of(card)
+        if bonus is None or bonus[0] != trigger:
+            continue
+        for item, amount in bonus[1]:
+            colour = {"resource": "R", "sp": "Y", "tile": "B"}[item]
+            steps.append(
+                Step(kind="gain", player=p, colour=colour, amount=amount, reason=f"bonus {card}")
+            )
+    _push(s, steps)
+
+
+def _resolve(s: GinkgopolisState, p: int, ev: list[Event]) -> None:
+    """Reveal and resolve one player's selection (§6.2, §7)."""
+    pl = s.players[p]
+    sel = pl.selection
+    assert sel is not None
+    pl.revealed = True
+    card, tile = sel.card, sel.tile
+    if tile is not None and selection_problem_at_resolution(s, p, card, tile) is not None:
+        # §7.0 fallback; unreachable with validated selections.
+        pl.tiles = canon([*pl.tiles, tile])
+        tile = None
+        pl.selection = Selection(card=card, tile=None)
+    if tile is None:
+        ev.append(ActionRevealed(player=p, card=card, tile=None, action="exploit"))
+        _exploit(s, p, card, ev)
+    elif D.is_urbanization(card):
+        ev.append(ActionRevealed(player=p, card=card, tile=tile, action="urbanize"))
+        _urbanize(s, p, card, tile, ev)
+    else:
+        ev.append(ActionRevealed(player=p, card=card, tile=tile, action="build_up"))
+        _build_up(s, p, card, tile, ev)
+
+
+def selection_problem_at_resolution(
+    s: GinkgopolisState, p: int, card: str, tile: str
+) -> str | None:
+    pl = s.players[p]
+    if D.is_urbanization(card):
+        return None if pl.resources >= 1 and D.letter_of(card) in s.tokens else "no resource"
+    found = building_of(s, card)
+    if found is None:
+        return "no building"
+    return _build_up_problem(pl, p, found[1], card, tile)
+
+
+def _exploit(s: GinkgopolisState, p: int, card: str, ev: list[Event]) -> None:
+    """§7.1."""
+    tail = [
+        Step(kind="bonus", player=p, reason="exploit"),
+        Step(kind="discard", player=p, card=card),
+    ]
+    if D.is_urbanization(card):
+        items: list[Literal["resource", "tile"]] = []
+        if s.players[p].supply > 0:
+            items.append("resource")
+        if s.supply:
+            items.append("tile")
+        if len(items) == 2:
+            _push(s, tail)
+            s.decision = Decision(kind="take", seat=p, player=p, card=card, items=items)
+            return
+        if items:
+            colour = "R" if items[0] == "resource" else "B"
+            tail.insert(0, Step(kind="gain", player=p, colour=colour, amount=1, reason=card))
+        _push(s, tail)
+        return
+    found = building_of(s, card)
+    if found is not None:
+        k, b = found
+        tail.insert(
+            0,
+            Step(
+                kind="gain",
+                player=p,
+                colour=D.colour_of(b.top),
+                amount=b.height,
+                reason=card,
+                card=b.top,
+                cell=cell_of(k),
+            ),
+        )
+    _push(s, tail)
+
+
+def _place_new_building(
+    s: GinkgopolisState, p: int, letter: str, tile: str, ev: list[Event]
+) -> Cell:
+    site = s.tokens.pop(letter)
+    s.city[key(site)] = Building(tiles=[tile], owner=p, pending=True)
+    pl = s.players[p]
+    if pl.hal:
+        pl.supply -= 1
+    else:
+        pl.resources -= 1
+    around = [
+        NeighbourBuilding(cell=c, top=b.top, height=b.height)
+        for c in neighbours(site)
+        if (b := s.city.get(key(c))) is not None
+    ]
+    ev.append(
+        BuildingUrbanized(
+            player=p, cell=site, tile=tile, letter=letter, hal=pl.hal, neighbours=around
+        )
+    )
+    return site
+
+
+def _ask_token_move(s: GinkgopolisState, p: int, letter: str, site: Cell, ev: list[Event]) -> None:
+    cands = token_candidates(s, site, letter)
+    if len(cands) == 1:
+        _move_token(s, letter, cands[0], ev)
+        return
+    s.decision = Decision(
+        kind="move_token",
+        seat=0 if s.solo else p,
+        player=p,
+        letter=letter,
+        site=site,
+        candidates=cands,
+    )
+
+
+def _urbanize(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]) -> None:
+    """§7.2."""
+    letter = D.letter_of(card)
+    site = _place_new_building(s, p, letter, tile, ev)
+    steps: list[Step] = []
+    for c in neighbours(site):
+        b = s.city.get(key(c))
+        if b is not None:
+            steps.append(
+                Step(
+                    kind="gain",
+                    player=p,
+                    colour=D.colour_of(b.top),
+                    amount=b.height,
+                    reason="neighbour",
+                    card=b.top,
+                    cell=c,
+                )
+            )
+    steps += [
+        Step(kind="bonus", player=p, reason="urbanize"),
+        Step(kind="discard", player=p, card=card),
+        Step(kind="check_all", player=p),
+    ]
+    _push(s, steps)
+    _ask_token_move(s, p, letter, site, ev)
+
+
+def _cover(
+    s: GinkgopolisState, p: int, cell_key: str, card: str, tile: str, pay: bool, ev: list[Event]
+) -> None:
+    """§7.3 steps 2-7 (Hal: ``pay=False``, D13)."""
+    b = s.city[cell_key]
+    pl = s.players[p]
+    h = b.height
+    owner = b.owner
+    if owner is not None:
+        o = s.players[owner]
+        if o.hal:
+            o.supply += h
+        else:
+            o.resources += h
+        gained = h if owner != p else 0
+        o.sp += gained
+        ev.append(ResourcesReturned(player=owner, count=h, sp=gained, hal=o.hal))
+    sp_cost = max(0, D.number_of(b.top) - D.number_of(tile)) if pay else 0
+    colour_cost = (1 if D.colour_of(tile) != D.colour_of(b.top) else 0) if pay else 0
+    # Buildings are shared with the input state of apply (see clone): replace, never change.
+    s.city[cell_key] = b.model_copy(update={"tiles": [*b.tiles, tile], "owner": p, "pending": True})
+    pl.sp -= sp_cost
+    if pl.hal:
+        pl.supply -= h + 1
+    else:
+        pl.resources -= colour_cost + h + 1
+        pl.supply += colour_cost
+    ev.append(
+        BuiltUp(
+            player=p,
+            cell=cell_of(cell_key),
+            tile=tile,
+            card=card,
+            height=h + 1,
+            sp_cost=sp_cost,
+            colour_cost=colour_cost,
+            hal=pl.hal,
+        )
+    )
+
+
+def _build_up(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]) -> None:
+    """§7.3."""
+    found = building_of(s, card)
+    assert found is not None
+    _cover(s, p, found[0], card, tile, True, ev)
+    _push(
+        s,
+        [
+            Step(kind="bonus", player=p, reason="build_up"),
+            Step(kind="tableau", player=p, card=card),
+            Step(kind="check_all", player=p),
+        ],
+    )
+
+
+def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
+    """§15 step 3: Hal reveals his card and always builds (D13, D21)."""
+    hal = 1
+    pl = s.players[hal]
+    card = s.hal_card
+    s.hal_card = None
+    if card is None:
+        return
+    if D.is_urbanization(card):
+        need, have = 1, pl.supply
+        target = None
+    else:
+        found = building_of(s, card)
+        if found is None:
+            s.discard.append(card)
+            return
+        target = found
+        b = found[1]
+        need = b.height + 1
+        have = pl.supply + (b.height if b.owner == hal else 0)
+    if have < need:
+        ev.append(HalSkipped(card=card, reason="cannot_pay"))
+        s.discard.append(card)
+        _trigger_end(s, "hal_cannot_pay", ev)
+        return
+    if not s.supply:
+        ev.append(HalSkipped(card=card, reason="no_tile"))
+        s.discard.append(card)
+        return
+    tile = s.supply.pop(0)
+    _after_tile_drawn(s, ev)
+    if target is None:
+        ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="urbanize", hal=True))
+        letter = D.letter_of(card)
+        site = _place_new_building(s, hal, letter, tile, ev)
+        sp = 0
+        for c in neighbours(site):
+            nb = s.city.get(key(c))
+            if nb is not None:
+                sp += nb.height
+        pl.sp += sp
+        ev.append(ItemsGained(player=hal, sp=sp, reason="neighbour", hal=True))
+        s.discard.append(card)
+        _ask_token_move(s, hal, letter, site, ev)
+    else:
+        ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="build_up", hal=True))
+        _cover(s, hal, target[0], card, tile, False, ev)
+        pl.tableau.append(card)
+
+
+# --------------------------------------------------------------------------- scoring (§12)
+
+
+def districts(city: dict[str, Building]) -> list[list[str]]:
+    """Maximal same-top-colour orthogonal groups of >= 2 buildings (§12.1.1), cells in reading order."""
+    cells = {k: cell_of(k) for k in city}
+
+    def order(k: str) -> tuple[int, int]:
+        return (-cells[k][1], cells[k][0])
+
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    for k in sorted(city, key=order):
+        if k in seen:
+            continue
+        colour = city[k].tiles[-1][0]
+        group = [k]
+        seen.add(k)
+        i = 0
+        while i < len(group):
+            for nk in _neighbour_keys(group[i]):
+                if nk not in seen and nk in city and city[nk].tiles[-1][0] == colour:
+                    seen.add(nk)
+                    group.append(nk)
+            i += 1
+        if len(group) >= 2:
+            out.append(sorted(group, key=order))
+    return out
+
+
+def score_district(city: dict[str, Building], group: list[str]) -> dict[int, int]:
+    """SP per owner for one district (§12.1 steps 2-5, D19 tie-breaks)."""
+    r, ranked = _district_ranking(city, group)
+    total = sum(r.values())
+    alone = len(ranked) == 1
+    return {o: _district_points(place, r[o], total, alone) for place, o in enumerate(ranked[:2], 1)}
+
+
+def _district_ranking(
+    city: dict[str, Building], group: list[str]
+) -> tuple[dict[int, int], list[int]]:
+    """Each owner's resources in one district (r_p) and the owners ranked (§12.1, D19)."""
+    r: dict[int, int] = {}
+    tallest: dict[int, tuple[int, int]] = {}
+    for k in group:
+        b = city[k]
+        if b.owner is None:
+            continue
+        r[b.owner] = r.get(b.owner, 0) + b.height
+        cand = (b.height, D.number_of(b.top))
+        if b.owner not in tallest or cand > tallest[b.owner]:
+            tallest[b.owner] = cand
+    ranked = sorted(r, key=lambda o: (r[o], *tallest[o]), reverse=True)
+    return r, ranked
+
+
+def _district_points(place: int, resources: int, total: int, alone: bool) -> int:
+    """Rank 1 scores T, rank 2 its own r_p; alone, both rewards: 2 × r_p (§12.1 steps 4-5)."""
+    return {1: total + (resources if alone else 0), 2: resources}.get(place, 0)
+
+
+def district_detail(city: dict[str, Building], group: list[str]) -> dict[int, DistrictScore]:
+    """Each participating owner's place and points in one district (§12.1, D19), for the log."""
+    r, ranked = _district_ranking(city, group)
+    if not r:
+        return {}
+    total = sum(r.values())
+    alone = len(ranked) == 1
+    colour = city[group[0]].tiles[-1][0]
+    out: dict[int, DistrictScore] = {}
+    for place, o in enumerate(ranked, start=1):
+        out[o] = DistrictScore(
+            colour=colour,
+            buildings=len(group),
+            resources=r[o],
+            total=total,
+            place=place,
+            alone=alone,
+            points=_district_points(place, r[o], total, alone),
+        )
+    return out
+
+
+def district_scores(city: dict[str, Building], n_owners: int) -> list[int]:
+    """Total district SP per owner index."""
+    out = [0] * n_owners
+    for group in districts(city):
+        for o, v in score_district(city, group).items():
+            out[o] += v
+    return out
+
+
+def end_card_score(card: str, owner: int, city: dict[str, Building], tableau: list[str]) -> int:
+    """SP of one end-game card (§4.2, §12.2, D7); ``tableau`` = characters + building cards."""
+    bc = D.BUILDING_CARDS[card]
+    if bc.kind != "end":
+        return 0
+    if bc.rule == "flat":
+        return bc.per
+    if bc.rule == "owned_colour":
+        return bc.per * sum(
+            1 for b in city.values() if b.owner == owner and b.top[0] == bc.target_colour
+        )
+    if bc.rule == "owned_height":
+        return bc.per * sum(
+            1
+            for b in city.values()
+            if b.owner == owner and bc.min_height <= b.height <= bc.max_height
+        )
+    if bc.rule == "tableau_trigger":
+        return bc.per * sum(
+            1 for c in tableau if (bn := D.bonus_of(c)) is not None and bn[0] == bc.target_trigger
+        )
+    if bc.rule == "tableau_colour":
+        return bc.per * sum(1 for c in tableau if D.card_colour(c) == bc.target_colour)
+    return 0
+
+
+def end_cards_total(pl: PlayerState, owner: int, city: dict[str, Building]) -> int:
+    tab = [*pl.characters, *pl.tableau]
+    return sum(end_card_score(c, owner, city, tab) for c in pl.tableau)
+
+
+def compute_scores(s: GinkgopolisState) -> list[FinalScore]:
+    """Final scores of every player (Hal included) (§12)."""
+    dist = district_scores(s.city, len(s.players))
+    out: list[FinalScore] = []
+    for p, pl in enumerate(s.players):
+        cards = end_cards_total(pl, p, s.city)
+        tokens = pl.tokens * D.NEW_HAND_VALUE
+        out.append(
+            FinalScore(
+                player=p,
+                sp=pl.sp,
+                districts=dist[p],
+                cards=cards,
+                tokens=tokens,
+                total=pl.sp + dist[p] + cards + tokens,
+            )
+        )
+    return out
+
+
+def card_lines(pl: PlayerState, owner: int, city: dict[str, Building]) -> list[CardScore]:
+    """Each end-game card of a tableau with what it counted (§12.2), in tableau order."""
+    tab = [*pl.characters, *pl.tableau]
+    out: list[CardScore] = []
+    for card in pl.tableau:
+        bc = D.BUILDING_CARDS[card]
+        if bc.kind != "end":
+            continue
+        points = end_card_score(card, owner, city, tab)
+        count = 1 if bc.rule == "flat" else points // bc.per
+        out.append(CardScore(card=card, count=count, per=bc.per, points=points))
+    return out
+
+
+def _final_scoring(s: GinkgopolisState, ev: list[Event]) -> None:
+    s.final = compute_scores(s)
+    s.phase = "over"
+    s.queue = []
+    groups = [district_detail(s.city, g) for g in districts(s.city)]
+    for f in s.final:
+        pl = s.players[f.player]
+        ev.append(
+            PlayerScored(
+                player=f.player,
+                sp=f.sp,
+                districts=f.districts,
+                cards=f.cards,
+                tokens=f.tokens,
+                total=f.total,
+                hal=pl.hal,
+                district_lines=[g[f.player] for g in groups if f.player in g],
+                card_lines=card_lines(pl, f.player, s.city),
+                new_hand_tokens=pl.tokens,
+            )
+        )
+    if s.solo:
+        you, hal = s.final[0].total, s.final[1].total
+        ev.append(GameEnded(winners=[0] if you > hal else [], hal_won=you <= hal))
+    else:
+        best = max(f.total for f in s.final)
+        ev.append(GameEnded(winners=[f.player for f in s.final if f.total == best]))
+
+
+def result(s: GinkgopolisState) -> Result | None:
+    """Final result (§12.3): shared victory on ties (D11); solo: beat Hal strictly (§15)."""
+    if s.phase != "over" or s.final is None:
+        return None
+    if s.solo:
+        you, hal = s.final[0].total, s.final[1].total
+        won = you > hal
+        return Result(
+            scores={0: you},
+            ranking=[0],
+            places={0: 1 if won else 2},
+            tiebreak="solo: you win only with strictly more SP than Hal (§15)",
+            details={"hal": hal, "beat_hal": won, "breakdown": [f.model_dump() for f in s.final]},
+        )
+    scores = {f.player: f.total for f in s.final}
+    ranking, places = rank_by_score(scores)
+    return Result(
+        scores=scores,
+        ranking=ranking,
+        places=places,
+        tiebreak="no tie-breaker: tied players share the place (§12.3, D11)",
+        details={"breakdown": [f.model_dump() for f in s.final]},
+    )
+
+
+# --------------------------------------------------------------------------- protocol
+
+
+def to_act(s: GinkgopolisState) -> frozenset[Seat]:
+    """Seats that owe a decision now (§19c)."""
+    if s.phase == "over":
+        return frozenset()
+    seats = range(s.n_players)
+    pls = s.players
+    # (lists, not generators, into frozenset: this runs several times per action)
+    if s.phase == "draft":
+        return frozenset([p for p in seats if not pls[p].draft_picked])
+    if s.phase == "new_hand":
+        return frozenset([p for p in seats if pls[p].new_hand is None and pls[p].tokens > 0])
+    if s.phase == "select":
+        return frozenset([p for p in seats if pls[p].selection is None])
+    if s.phase == "contribute":
+        return frozenset([p for p in seats if not pls[p].contribution_done])
+    if s.decision is not None:
+        return frozenset({s.decision.seat})
+    return frozenset()
+
+
+@functools.lru_cache(maxsize=16384)
+def _listed(kind: type[A], **fields: object) -> A:
+    """The one shared instance of a legal action: actions are frozen values, and building
+    a fresh validated model for every listing was most of the cost of legal_actions."""
+    return kind(**fields)
+
+
+@functools.lru_cache(maxsize=16384)
+def _select(card: str, tile: str | None) -> Select:
+    """:func:`_listed` for the most listed action, by position, which is quicker to look up."""
+    return Select(card=card, tile=tile)
+
+
+def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
+    """Every legal action of ``seat`` now, in the order of §19c."""
+    if seat not in to_act(s):
+        return []
+    pl = s.players[seat]
+    if s.phase == "draft":
+        return [_listed(DraftPick, character=c) for c in sorted(pl.draft_pile)]
+    if s.phase == "new_hand":
+        return [_listed(KeepHand), _listed(NewHand)]
+    if s.phase == "select":
+        return list(selection_actions(s, seat))
+    if s.phase == "contribute":
+        return [*(_listed(Contribute, tile=t) for t in pl.tiles), _listed(ContributeDone)]
+    d = s.decision
+    assert d is not None
+    if d.kind == "take":
+        return [_listed(Take, item=i) for i in d.items]
+    return [_listed(MoveToken, cell=c) for c in d.candidates]
+
+
+def _copied(model: M, **changes: object) -> M:
+    """``model.model_copy(update=changes)`` without pydantic's generic copy machinery.
+
+    The result is the same (a shallow copy, ``changes`` applied unvalidated, their names
+    added to the fields set); the state models have no extra or private attributes, so the
+    copy is only their ``__dict__``. ``apply`` copies a state, its players and selections
+    on every call, which made pydantic's ``model_copy`` the largest cost of a game.
+    """
+    new = object.__new__(type(model))
+    object.__setattr__(new, "__dict__", {**model.__dict__, **changes})
+    object.__setattr__(
+        new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys()
+    )
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
+def _clone_player(pl: PlayerState) -> PlayerState:
+    return _copied(
+        pl,
+        tiles=list(pl.tiles),
+        set_aside=list(pl.set_aside),
+        characters=list(pl.characters),
+        tableau=list(pl.tableau),
+        hand=list(pl.hand),
+        selection=None if pl.selection is None else _copied(pl.selection),
+        draft_pile=list(pl.draft_pile),
+        draft_kept=list(pl.draft_kept),
+    )
+
+
+def clone(s: GinkgopolisState) -> GinkgopolisState:
+    """An independent copy of the state, as far as the engine changes it.
+
+    Every mutable part is copied except what the engine never changes in place, which
+    the copy shares with ``s``: the buildings of the city (a building that changes is
+    replaced in the city dict, see :func:`_cover` and :func:`_rebuild`), the queued
+    steps, the decision and the final scores. Copying each building made the cost of
+    apply grow with the city.
+    """
+    return _copied(
+        s,
+        rng=_copied(s.rng),
+        players=[_clone_player(pl) for pl in s.players],
+        city=dict(s.city),
+        tokens=dict(s.tokens),
+        supply=list(s.supply),
+        removed_tiles=list(s.removed_tiles),
+        deck=list(s.deck),
+        discard=list(s.discard),
+        stacks={c: list(v) for c, v in s.stacks.items()},
+        end_reasons=list(s.end_reasons),
+        queue=list(s.queue),
+        decision=s.decision,
+        final=None if s.final is None else list(s.final),
+    )
+
+
+#: The fields :func:`clone` replaces by copies (and so marks as set, as model_copy does).
+_CLONED_FIELDS: frozenset[str] = frozenset(
+    {
+        "rng",
+        "players",
+        "city",
+        "tokens",
+        "supply",
+        "removed_tiles",
+        "deck",
+        "discard",
+        "stacks",
+        "end_reasons",
+        "queue",
+        "decision",
+        "final",
+    }
+)
+
+
+def _choice_copy(s: GinkgopolisState, seat: Seat) -> GinkgopolisState:
+    """The copy of ``s`` that one simultaneous choice (draft pick, New Hand declaration,
+    selection, refill contribution) works on.
+
+    Such a choice changes only the chooser's player, so only that player is copied and
+    everything else is shared with ``s``; once the last choice is in, ``apply`` takes a
+    full :func:`clone` before the step goes on. Most actions are such choices.
+    """
+    players = list(s.players)
+    players[seat] = _clone_player(players[seat])
+    copy = _copied(s, players=players)
+    # the same fields set as a clone leaves, so that no trace of the sharing remains
+    copy.__pydantic_fields_set__.update(_CLONED_FIELDS)
+    return copy
+
+
+def apply(
+    s0: GinkgopolisState, seat: Seat, action: ActionModel
+) -> tuple[GinkgopolisState, list[Event]]:
+    """Apply one action to a copy of the state; raise a RulesError naming the rule if illegal."""
+    if s0.phase == "over":
+        raise GameOver("the game is over (§12)")
+    if seat not in to_act(s0):
+        raise NotYourTurn(f"seat {seat} has no decision to take now (phase {s0.phase}, §19c)")
+    phase = s0.phase
+    if phase not in SIMULTANEOUS:
+        s = clone(s0)
+        ev: list[Event] = []
+        _apply_decision(s, seat, action, ev)
+        _run(s, ev)
+        return s, ev
+    s = _choice_copy(s0, seat)
+    ev = []
+    pl = s.players[seat]
+    if phase == "draft":
+        _pick_character(s, seat, action, ev)
+        if not to_act(s):
+            s = clone(s)
+            _pass_draft_piles(s, ev)
+    elif phase == "new_hand":
+        if not isinstance(action, (KeepHand, NewHand)):
+            raise IllegalAction(
+                f"cannot {action.type} now: first declare keep_hand or new_hand (§6.1.0)"
+            )
+        pl.new_hand = isinstance(action, NewHand)
+        ev.append(NewHandChosen(player=seat, use=pl.new_hand, visible_to=frozenset({seat})))
+        ev.append(ChoiceCommitted(player=seat, step="new_hand"))
+        if not to_act(s):
+            s = clone(s)
+            _process_new_hands(s, ev)
+    elif phase == "select":
+        if not isinstance(action, Select):
+            raise IllegalAction(
+                f"cannot {action.type} now: select a card and optionally a tile (§6.1.1)"
+            )
+        problem = selection_problem(s, seat, action.card, action.tile)
+        if problem is not None:
+            raise IllegalAction(
+                f"cannot select {action.card}{' + ' + action.tile if action.tile else ''}: {problem}"
+            )
+        pl.selection = Selection(card=action.card, tile=action.tile)
+        pl.hand.remove(action.card)
+        if action.tile is not None:
+            pl.tiles.remove(action.tile)
+        ev.append(
+            SelectionMade(
+                player=seat, card=action.card, tile=action.tile, visible_to=frozenset({seat})
+            )
+        )
+        ev.append(
+            ChoiceCommitted(player=seat, step="select", tile_attached=action.tile is not None)
+        )
+        if not to_act(s):
+            s = clone(s)
+            _begin_resolution(s)
+            _run(s, ev)
+    else:  # contribute
+        if isinstance(action, Contribute):
+            if action.tile not in pl.tiles:
+                raise IllegalAction(
+                    f"cannot contribute {action.tile}: it is not behind your screen (§10)"
+                )
+            pl.tiles.remove(action.tile)
+            pl.set_aside.append(action.tile)
+            ev.append(ContributionMade(player=seat, tile=action.tile, visible_to=frozenset({seat})))
+            if not pl.tiles:
+                pl.contribution_done = True
+        elif isinstance(action, ContributeDone):
+            pl.contribution_done = True
+        else:
+            raise IllegalAction(
+                f"cannot {action.type} now: contribute tiles to the refill or finish (§10)"
+            )
+        if pl.contribution_done:
+            ev.append(ChoiceCommitted(player=seat, step="contribute"))
+        if not to_act(s):
+            s = clone(s)
+            _finish_contributions(s, ev)
+            _run(s, ev)
+    return s, ev
+
+
+def _pick_character(s: GinkgopolisState, seat: Seat, action: ActionModel, ev: list[Event]) -> None:
+    pl = s.players[seat]
+    if not isinstance(action, DraftPick):
+        raise IllegalAction(
+            f"cannot {action.type} now: pick a character from your draft pile (§16.2)"
+        )
+    if action.character not in pl.draft_pile:
+        raise IllegalAction(
+            f"cannot draft {action.character}: it is not in the pile you hold (§16.2)"
+        )
+    pl.draft_pile.remove(action.character)
+    pl.draft_kept.append(action.character)
+    pl.draft_picked = True
+    ev.append(DraftPicked(player=seat, character=action.character, visible_to=frozenset({seat})))
+    ev.append(ChoiceCommitted(player=seat, step="draft"))
+
+
+def _pass_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
+    """Everyone has picked: pass the piles, or after the third pick finish the setup (§16.2)."""
+    n = s.n_players
+    s.draft_round += 1
+    piles = [s.players[p].draft_pile for p in range(n)]
+    for p in range(n):
+        q = s.players[p]
+        q.draft_picked = False
+        q.draft_pile = sorted(piles[(p - 1) % n]) if s.draft_round < 3 else []
+    if s.draft_round < 3:
+        return
+    for p in range(n):
+        q = s.players[p]
+        q.characters = sorted(q.draft_kept)
+        q.draft_kept = []
+    ev.append(DraftCompleted(characters={p: list(s.players[p].characters) for p in range(n)}))
+    _finish_setup(s, ev)
+
+
+def _apply_decision(s: GinkgopolisState, seat: Seat, action: ActionModel, ev: list[Event]) -> None:
+    d = s.decision
+    assert d is not None
+    if d.kind == "take":
+        if not isinstance(action, Take):
+            raise IllegalAction(
+                f"cannot {action.type} now: choose the item of your {d.card} exploit (§7.1)"
+            )
+        if action.item not in d.items:
+            raise IllegalAction(f"cannot take a {action.item}: its supply is empty (§7.1, D15)")
+        s.decision = None
+        colour = "R" if action.item == "resource" else "B"
+        _push(s, [Step(kind="gain", player=d.player, colour=colour, amount=1, reason=d.card)])
+        return
+    if not isinstance(action, MoveToken):
+        raise IllegalAction(f"cannot {action.type} now: move token {d.letter} (§7.2 step 5)")
+    cell = (action.cell[0], action.cell[1])
+    if cell not in d.candidates:
+        raise IllegalAction(
+            f"cannot move token {d.letter} to {list(cell)}: the candidates are "
+            f"{[list(c) for c in d.candidates]} (§7.2 step 5, D2, D3)"
+        )
+    s.decision = None
+    _move_token(s, d.letter, cell, ev)
+
+
+def max_length(n_players: int) -> int:
+    """A generous bound on the number of actions (the rules have no round limit)."""
+    return 3000 * max(1, n_players)

@@ -1,0 +1,391 @@
+"""The "normal" Glück Auf bot: plans orders it can complete and mines efficiently.
+
+It decides only from its own view (§10) and always returns an element of the legal
+list. The core is a greedy mining planner over a small pit model: fill spots from
+storage, unload matching cage cubes at the surface, fetch the cubes still needed
+from the richest level while steps remain, fall back on a two-for-one when a spot's
+colour is nowhere in the pit, and in shift 3 empty extra carts (empty-minecart
+categories). Placements are scored by simulating that planner for the mining
+spaces and by simple values for deliveries, tiles, orders and money, minus the
+cost of extra workers for an oust.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import (
+    ChooseEnd,
+    DraftOrder,
+    KeepItem,
+    LoadCube,
+    MoveCage,
+    PlaceStoredCube,
+    StartTwoForOne,
+    StopMining,
+    UnloadCube,
+)
+from .data import CAGE_CAPACITY, COLOUR_OF_LEVEL, COLOURS, LEVEL_OF, SPACE_BY_ID, Colour
+from .view import GluckaufView, OrderInfo, PlayerView, TileInfo
+
+Step = tuple[Any, ...]
+
+
+@dataclass
+class Spot:
+    order: int
+    colour: Colour
+    value: float  # share of the order's VP, plus a completion bonus on the last spot
+
+
+@dataclass
+class Pit:
+    """A mutable model of one pit for planning mining steps."""
+
+    level: int
+    cage: Counter[Colour]
+    storage: Counter[Colour]
+    carts: dict[int, Counter[Colour]]
+    spots: list[Spot]
+    orders_left: dict[int, int] = field(default_factory=dict)  # order -> empty spots
+    empty_weight: dict[int, float] = field(default_factory=dict)  # level -> shift-3 cart weight
+
+    @classmethod
+    def from_view(cls, p: PlayerView, rivals: list[PlayerView] | None = None) -> Pit:
+        carts: dict[int, Counter[Colour]] = {lv: Counter() for lv in range(1, 5)}
+        for lv, c in enumerate(p.printed_carts, start=1):
+            if c is not None:
+                carts[lv][c] += 1
+        for t in p.tiles:
+            for c in t.carts:
+                if c is not None:
+                    carts[t.tile.level][c] += 1
+        spots: list[Spot] = []
+        left: dict[int, int] = {}
+        for o in p.orders:
+            empty = [o.order.spots[i] for i, cubes in enumerate(o.spots) if not cubes]
+            left[o.order.id] = len(empty)
+            per = o.order.vp / len(o.order.spots)
+            for c in empty:
+                spots.append(Spot(o.order.id, c, per))
+        # Orders closest to completion first, then the most valuable.
+        spots.sort(key=lambda s: (left[s.order], -s.value, s.order))
+        weights = {lv: empty_cart_weight(p, rivals or [], c) for lv, c in COLOUR_OF_LEVEL.items()}
+        return cls(p.cage_level, Counter(p.cage), Counter(p.storage), carts, spots, left, weights)
+
+    def copy(self) -> Pit:
+        return Pit(
+            self.level,
+            Counter(self.cage),
+            Counter(self.storage),
+            {lv: Counter(c) for lv, c in self.carts.items()},
+            list(self.spots),
+            dict(self.orders_left),
+            self.empty_weight,
+        )
+
+    def uncovered(self) -> Counter[Colour]:
+        """Colours of the empty spots not yet covered by cubes in the cage or storage."""
+        held = self.cage + self.storage
+        need: Counter[Colour] = Counter()
+        for s in self.spots:
+            if held[s.colour] > 0:
+                held[s.colour] -= 1
+            else:
+                need[s.colour] += 1
+        return need
+
+    def fill(self, order: int, colour: Colour) -> float:
+        for i, s in enumerate(self.spots):
+            if s.order == order and s.colour == colour:
+                del self.spots[i]
+                self.orders_left[order] -= 1
+                bonus = 3.0 if self.orders_left[order] == 0 else 0.0
+                return s.value + bonus
+        return 0.0
+
+
+def empty_cart_weight(me: PlayerView, rivals: list[PlayerView], colour: Colour) -> float:
+    """How much one more empty cart of ``colour`` is worth in the shift-3 category (public pits)."""
+    mine = me.empty_carts[colour]
+    best = max((r.empty_carts[colour] for r in rivals), default=0)
+    if mine + 1 == best:
+        return 3.0  # draws level for first place
+    if mine + 1 > best and mine <= best:
+        return 4.0  # takes first place alone
+    if mine + 1 < best:
+        return 1.0 + (0.5 if len(rivals) > 1 else 0.0)  # may still secure second place
+    return 0.5  # already leading alone
+
+
+def plan_step(pit: Pit, budget: int, shift: int) -> Step:
+    """The next mining step of the greedy plan (an abstract step tuple)."""
+    # 1. Storage cubes onto matching spots (any cage level).
+    for s in pit.spots:
+        if pit.storage[s.colour] > 0:
+            return ("stored", s.order, s.colour)
+    # 2. Cage cubes onto matching spots at the surface.
+    if pit.level == 0:
+        for s in pit.spots:
+            if pit.cage[s.colour] > 0:
+                return ("unload", s.order, s.colour)
+    need = pit.uncovered()
+    room = CAGE_CAPACITY - sum(pit.cage.values())
+    wanted = {s.colour for s in pit.spots}
+    cage_useful = sum(pit.cage[c] for c in COLOURS if c in wanted)
+    # 3. Load a needed cube here if there are steps to bring it up and unload it.
+    if pit.level >= 1 and room > 0:
+        for c in COLOURS:
+            if need[c] > 0 and pit.carts[pit.level][c] > 0 and budget >= 3:
+                return ("load", c)
+    # 4. Go to the level with the most needed cubes if a full trip fits.
+    if room > 0 and budget >= (4 if pit.level != 0 or cage_useful == 0 else 4 + 1):
+        best, best_score = 0, 0.0
+        for lv in range(1, 5):
+            if lv == pit.level:
+                continue
+            gain = sum(min(need[c], pit.carts[lv][c]) * (1 + LEVEL_OF[c] * 0.1) for c in COLOURS)
+            if gain > best_score:
+                best, best_score = lv, gain
+        if best and not (pit.level == 0 and cage_useful > 0):
+            # Two trips cost more than unloading first; at the surface unload first (rule 2).
+            return ("move", best)
+    # 5. Bring useful cage cubes to the surface.
+    if pit.level != 0 and cage_useful > 0 and budget >= 2:
+        return ("move", 0)
+    # 6. Two-for-one for a spot whose colour is nowhere in the pit.
+    if budget >= 2:
+        reach = pit.storage + (pit.cage if pit.level == 0 else Counter())
+        if sum(reach.values()) >= 2:
+            in_pit = Counter[Colour]()
+            for lv in range(1, 5):
+                in_pit += pit.carts[lv]
+            for s in pit.spots:
+                if in_pit[s.colour] == 0 and reach[s.colour] == 0:
+                    completes = pit.orders_left[s.order] == 1
+                    if completes or shift == 3:
+                        return ("tfo", s.order, s.colour)
+    # 7. Shift 3: empty more carts (empty-minecart categories, cubes still count at the end).
+    if shift == 3 and room > 0:
+        levels = [lv for lv in range(1, 5) if sum(pit.carts[lv].values()) > 0]
+        if levels:
+            target = max(levels, key=lambda lv: (pit.empty_weight.get(lv, 1.0), lv))
+            if target == pit.level:
+                for c in COLOURS:
+                    if pit.carts[pit.level][c] > 0:
+                        return ("load", c)
+            elif budget >= 2:
+                return ("move", target)
+    return ("stop",)
+
+
+def apply_step(pit: Pit, step: Step) -> float:
+    """Apply an abstract step to the model; return the VP-ish value it realised."""
+    kind = step[0]
+    if kind == "stored":
+        pit.storage[step[2]] -= 1
+        return pit.fill(step[1], step[2])
+    if kind == "unload":
+        pit.cage[step[2]] -= 1
+        return pit.fill(step[1], step[2])
+    if kind == "load":
+        pit.carts[pit.level][step[1]] -= 1
+        pit.cage[step[1]] += 1
+        return 0.3
+    if kind == "move":
+        pit.level = step[1]
+        return 0.0
+    if kind == "tfo":
+        reach = list(pit.storage.elements())
+        if pit.level == 0:
+            reach += list(pit.cage.elements())
+        for c in sorted(reach, key=lambda c: _surplus_rank(pit, c))[:2]:
+            if pit.storage[c] > 0:
+                pit.storage[c] -= 1
+            else:
+                pit.cage[c] -= 1
+        return pit.fill(step[1], step[2]) - 0.5
+    return 0.0
+
+
+def _surplus_rank(pit: Pit, colour: Colour) -> int:
+    """Lower = better to give away in a two-for-one (colours no spot wants first)."""
+    return sum(1 for s in pit.spots if s.colour == colour)
+
+
+def simulate_mining(pit: Pit, budget: int, shift: int) -> float:
+    """Value the greedy plan realises with ``budget`` steps."""
+    pit = pit.copy()
+    total = 0.0
+    while budget > 0:
+        step = plan_step(pit, budget, shift)
+        if step[0] == "stop":
+            break
+        total += apply_step(pit, step)
+        budget -= 2 if step[0] == "tfo" else 1
+    return total
+
+
+# --------------------------------------------------------------------------- placement values
+
+
+def _cubes_by_colour(p: PlayerView) -> Counter[Colour]:
+    held: Counter[Colour] = Counter(p.cage) + Counter(p.storage)
+    for c in p.printed_carts:
+        if c is not None:
+            held[c] += 1
+    for t in p.tiles:
+        held.update(c for c in t.carts if c is not None)
+    return held
+
+
+def _spot_need(p: PlayerView) -> Counter[Colour]:
+    need: Counter[Colour] = Counter()
+    for o in p.orders:
+        need.update(o.order.spots[i] for i, cubes in enumerate(o.spots) if not cubes)
+    return need
+
+
+def tile_value(tile: TileInfo, me: PlayerView, money: int, shift: int) -> float:
+    deficit = _spot_need(me)[tile.colour] - _cubes_by_colour(me)[tile.colour]
+    useful = max(0, min(tile.carts, deficit))
+    value = useful * (1.5 + LEVEL_OF[tile.colour]) + tile.carts * 0.35
+    if shift == 3:
+        value += tile.carts * 1.0  # future empty carts and coal VP
+    value -= tile.cost * (0.25 if money - tile.cost >= 4 else 0.45)
+    diff = me.light_tiles - me.dark_tiles
+    after = diff + (1 if tile.side == "light" else -1)
+    value += (abs(diff) - abs(after)) * 1.0
+    return value
+
+
+def order_value(order: OrderInfo, me: PlayerView, shift: int, workers_left: int) -> float:
+    spare = _cubes_by_colour(me) - _spot_need(me)
+    have = sum(min(spare[c], k) for c, k in Counter(order.spots).items())
+    cover = have / len(order.spots)
+    value = order.vp * (0.25 + 0.55 * cover) - 1.0
+    if shift == 3:
+        value -= (1 - cover) * order.vp * 0.5 + (2 if workers_left < 4 else 0)
+    # Too many open orders dilute the mining budget.
+    value -= max(0, len(me.orders) - 4) * 1.5
+    return value
+
+
+def _rivals(view: GluckaufView, me: PlayerView) -> list[PlayerView]:
+    return [p for p in view.players if p.seat != me.seat]
+
+
+def place_value(view: GluckaufView, me: PlayerView, space: str, rng: random.Random) -> float:
+    sp = SPACE_BY_ID[space]
+    info = next(s for s in view.spaces if s.id == space)
+    shift = view.shift
+    value: float
+    if sp.group == "delivery":
+        done = [o for o in me.orders if o.complete and o.order.transport == sp.transport]
+        icons = sum(len(o.order.spots) for o in done)
+        value = sum(o.order.vp for o in done) + 1.5 * icons + 2
+        if me.supply <= 3:  # the shift scoring is near: deliver before it (§8.1)
+            value += icons * 1.5
+    elif sp.group == "mining":
+        value = simulate_mining(Pit.from_view(me, _rivals(view, me)), sp.value, shift)
+    elif space == "FACT-DRAW":
+        value = 1.0 if me.money >= 4 else -1.0
+    elif space == "ORDER-DRAW":
+        value = 2.0 - (3 if shift == 3 else 0) - max(0, len(me.orders) - 3) * 1.5
+    elif info.tile is not None:
+        value = tile_value(info.tile, me, me.money, shift)
+    elif info.order is not None:
+        value = order_value(info.order, me, shift, me.supply)
+    elif sp.group == "money":
+        value = sp.value * (0.6 if me.money < 8 else 0.3)
+        if shift == 3:
+            value = sp.value * 0.2 + (1 if (me.money % 5) + sp.value >= 5 else 0)
+    else:  # bank
+        value = 0.3
+    extra = info.workers_needed - 1
+    value -= extra * (1.6 if me.supply - extra > 2 else 2.5)
+    return value + rng.random() * 0.05
+
+
+# --------------------------------------------------------------------------- the policy
+
+
+def choose(view: GluckaufView, legal: list[Any], rng: random.Random) -> Any:
+    """Return one element of ``legal`` for the seat of ``view``."""
+    if len(legal) == 1:
+        return legal[0]
+    seat = view.viewer if view.viewer is not None else view.active
+    assert seat is not None
+    me = view.players[seat]
+    phase = view.phase
+    if phase == "draft":
+        return max(legal, key=lambda a: _draft_score(view, a))
+    if phase == "place":
+        return max(legal, key=lambda a: place_value(view, me, a.space, rng))
+    if phase == "choose_coal":
+        need = _spot_need(me) - _cubes_by_colour(me)
+        return max(legal, key=lambda a: (need[a.colour], COLOURS.index(a.colour)))
+    if phase == "keep":
+        return _keep(view, me, legal)
+    if phase == "choose_end":
+        return ChooseEnd(end="bottom") if ChooseEnd(end="bottom") in legal else legal[0]
+    if phase == "return":
+        return legal[0]
+    if phase == "two_for_one":
+        pit = Pit.from_view(me)
+        return min(legal, key=lambda a: (_surplus_rank(pit, a.colour), a.source != "storage"))
+    return _mining(view, me, legal)
+
+
+def _draft_score(view: GluckaufView, action: DraftOrder) -> float:
+    order = next(o for o in view.draft_display if o.id == action.card)
+    cheap = sum(1 for c in order.spots if c in ("Y", "B"))
+    return order.vp - 0.8 * len(order.spots) + 0.3 * cheap
+
+
+def _keep(view: GluckaufView, me: PlayerView, legal: list[Any]) -> Any:
+    d = view.draw
+    if d is None or d.drawn is None:
+        return KeepItem(item=None)
+    best: Any = KeepItem(item=None)
+    best_value = 0.0
+    for a in legal:
+        if a.item is None:
+            continue
+        info = next(i for i in d.drawn if i.id == a.item)
+        if isinstance(info, TileInfo):
+            v = tile_value(info, me, me.money, view.shift)
+        else:
+            v = order_value(info, me, view.shift, me.supply)
+        if v > best_value:
+            best, best_value = a, v
+    return best if best in legal else legal[-1]
+
+
+def _mining(view: GluckaufView, me: PlayerView, legal: list[Any]) -> Any:
+    m = view.mining
+    budget = m.steps_left if m is not None else 0
+    step = plan_step(Pit.from_view(me, _rivals(view, me)), budget, view.shift)
+    kind = step[0]
+    candidate: Any
+    if kind == "stored":
+        candidate = PlaceStoredCube(order=step[1], colour=step[2])
+    elif kind == "unload":
+        candidate = UnloadCube(order=step[1], colour=step[2])
+    elif kind == "load":
+        candidate = LoadCube(colour=step[1])
+    elif kind == "move":
+        candidate = MoveCage(level=step[1])
+    elif kind == "tfo":
+        candidate = StartTwoForOne(order=step[1], colour=step[2])
+    else:
+        candidate = StopMining()
+    if candidate in legal:
+        return candidate
+    return StopMining() if StopMining() in legal else legal[-1]
+
+
+__all__ = ["choose", "plan_step", "simulate_mining"]

@@ -1,0 +1,1347 @@
+"""The rules of Glück Auf (Coal Baron): state, setup, legality and apply.
+
+Section numbers (§) refer to ``shared/rules/gluckauf.md``. The engine contract of
+§11a splits every multi-part choice into single actions, so a turn is a
+placement followed by zero or more sub-decisions (substitute coal, draw-5 keep /
+end / return, mining steps); everything else (delivery, money, orders, refill,
+shift end, scorings, new starting player, final scoring) runs inside ``apply``.
+
+Legality has one source of truth, :func:`legal_actions`; ``apply`` accepts an
+action only if it is listed there and otherwise asks :func:`explain_illegal`
+for a message naming the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeAlias, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.games.base import (
+    Event,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    Result,
+    Rng,
+    Seat,
+    rank_by_score,
+)
+
+from . import events as ev
+from .actions import (
+    AddCube,
+    AnyAction,
+    ChooseCoal,
+    ChooseEnd,
+    DraftOrder,
+    KeepItem,
+    LoadCube,
+    MoveCage,
+    PlaceStoredCube,
+    PlaceWorker,
+    ReturnItem,
+    StartTwoForOne,
+    StopMining,
+    StoreCube,
+    UnloadCube,
+)
+from .data import (
+    CAGE_CAPACITY,
+    COLOURS,
+    CUBES_PER_COLOUR,
+    DRAW_SIZE,
+    LEVEL_OF,
+    ORDER_SPACES,
+    ORDERS,
+    ORDERS_PER_PLAYER_IN_DRAFT,
+    PARAMS,
+    PRINTED_CARTS,
+    SHIFTS,
+    SPACE_BY_ID,
+    SPACES,
+    STARTING_PLAYER_SPACES,
+    TILE_SPACES,
+    TILES,
+    TRANSPORT_NAMES,
+    Colour,
+    Space,
+    SpaceId,
+    Transport,
+    categories_for_shift,
+    open_spaces,
+)
+
+Phase: TypeAlias = Literal[
+    "draft",
+    "place",
+    "choose_coal",
+    "keep",
+    "choose_end",
+    "return",
+    "mining",
+    "two_for_one",
+    "over",
+]
+
+
+# --------------------------------------------------------------------------- state
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class GluckaufOptions(_Model):
+    """Table options (§11a): fixed starting player, public delivered piles."""
+
+    starting_player: int | None = Field(
+        default=None, description="Seat that starts shift 1; null = drawn at random (§11 step 3)."
+    )
+    delivered_visible: bool = Field(
+        default=False, description="Show every delivered pile to everyone (§10)."
+    )
+
+
+class OwnedTile(_Model):
+    """A tunnel tile in a pit; ``carts`` holds each cart's cube (None = empty)."""
+
+    tile: int
+    carts: list[Colour | None]
+
+
+class Outstanding(_Model):
+    """An outstanding order; ``spots[i]`` lists the cubes on spot i ([] = empty, 2 = two-for-one)."""
+
+    card: int
+    spots: list[list[Colour]]
+
+
+def _full_printed_carts() -> list[Colour | None]:
+    """The printed carts at setup: each holds one cube of its level's colour (§4 step 5)."""
+    return [c.colour for c in PRINTED_CARTS]
+
+
+class PlayerState(_Model):
+    supply: int
+    canteen: int = 0
+    money: int
+    vp: int = 0
+    cage_level: int = 0
+    cage: list[Colour] = Field(default_factory=list)
+    storage: list[Colour] = Field(default_factory=list)
+    printed: list[Colour | None] = Field(default_factory=lambda: _full_printed_carts())
+    tiles: list[OwnedTile] = Field(default_factory=list)
+    orders: list[Outstanding] = Field(default_factory=list)
+    delivered: list[int] = Field(default_factory=list)
+
+
+class Occupant(_Model):
+    seat: int
+    count: int
+
+
+class DrawState(_Model):
+    """A pending draw-5 (§7.2 / §7.8). ``placed`` = returned items chosen so far, upper first."""
+
+    kind: Literal["tile", "order"]
+    drawn: list[int]
+    kept: int | None = None
+    kept_chosen: bool = False
+    end: Literal["top", "bottom"] | None = None
+    placed: list[int] = Field(default_factory=list)
+
+
+class ShortageState(_Model):
+    """Carts of a just-bought tile still waiting for a substitute cube (§7.1 step 4)."""
+
+    tile_index: int
+    carts: list[int]
+    then: Literal["end_turn", "draw"]
+
+
+class MiningState(_Model):
+    space: SpaceId
+    budget: int
+    tfo_order: int | None = None
+    tfo_colour: Colour | None = None
+    tfo_cubes: list[Colour] = Field(default_factory=list)
+
+
+class FinalScore(_Model):
+    money_vp: int
+    money_left: int
+    coal_vp: int
+    order_penalty: int
+    imbalance_penalty: int
+    total: int
+
+
+class GluckaufState(_Model):
+    n_players: int
+    options: GluckaufOptions
+    rng: Rng
+    phase: Phase
+    shift: int = 1
+    start_player: int
+    active: int
+    stack: list[int]
+    deck: list[int]
+    factory: dict[str, int | None]
+    order_spaces: dict[str, int | None]
+    occupants: dict[str, Occupant] = Field(default_factory=dict)
+    bank: list[int]
+    coal: dict[Colour, int]
+    display: list[int] = Field(default_factory=list)
+    draft_picks: int = 0
+    players: list[PlayerState]
+    draw: DrawState | None = None
+    shortage: ShortageState | None = None
+    mining: MiningState | None = None
+    final: list[FinalScore] | None = None
+    tiebreak: str = ""
+    turns: int = 0
+
+
+# --------------------------------------------------------------------------- options / setup
+
+
+def validate_options(options: GluckaufOptions, n_players: int) -> str | None:
+    """Return a human reason why ``options``/``n_players`` are invalid, or None."""
+    if n_players not in PARAMS:
+        return f"Glück Auf is for 2 to 4 players, not {n_players} (§2)"
+    sp = options.starting_player
+    if sp is not None and not 0 <= sp < n_players:
+        return f"starting_player must be a seat 0..{n_players - 1} or null, got {sp} (§11a)"
+    return None
+
+
+def setup(n_players: int, seed: int, options: GluckaufOptions) -> GluckaufState:
+    """Return the state after setup (§4), ready for the opening draft.
+
+    The three random events run in the order of §11: tile shuffle, order shuffle,
+    starting player (skipped when the option fixes it).
+    """
+    params = PARAMS[n_players]
+    rng = Rng.from_seed(seed)
+    stack = list(range(len(TILES)))
+    rng.shuffle(stack)
+    deck = list(range(len(ORDERS)))
+    rng.shuffle(deck)
+    # Step 3 of §11 is skipped when the host fixes the starting player.
+    start = rng.below(n_players) if options.starting_player is None else options.starting_player
+    usable = {s.id for s in open_spaces(n_players)}
+    factory: dict[str, int | None] = {}
+    for sid in TILE_SPACES:
+        if sid in usable:
+            factory[sid] = stack.pop(0)
+    order_spaces: dict[str, int | None] = {sid: None for sid in ORDER_SPACES if sid in usable}
+    display = deck[: params.draft_cards]
+    del deck[: params.draft_cards]
+    coal: dict[Colour, int] = {c: CUBES_PER_COLOUR - n_players for c in COLOURS}
+    players = [PlayerState(supply=params.workers, money=params.money) for _ in range(n_players)]
+    return GluckaufState(
+        n_players=n_players,
+        options=options,
+        rng=rng,
+        phase="draft",
+        start_player=start,
+        active=(start - 1) % n_players,
+        stack=stack,
+        deck=deck,
+        factory=factory,
+        order_spaces=order_spaces,
+        bank=[0] * n_players,
+        coal=coal,
+        display=sorted(display),
+        players=players,
+    )
+
+
+def max_length(n_players: int) -> int:
+    """§11a: ``3n + 3 * (W * n) * 16`` (W = workers per player)."""
+    w = PARAMS[n_players].workers if n_players in PARAMS else 18
+    return 3 * n_players + SHIFTS * (w * n_players) * 16
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def to_act(state: GluckaufState) -> frozenset[Seat]:
+    """Exactly one seat while the game runs (the drafter or the active player, §11a)."""
+    if state.phase == "over":
+        return frozenset()
+    return frozenset({state.active})
+
+
+def workers_needed(state: GluckaufState, space: str) -> int:
+    """Workers a placement on ``space`` takes: 1 on BANK or an empty space, else n + 1 (§6)."""
+    if space == "BANK":
+        return 1
+    occ = state.occupants.get(space)
+    return 1 if occ is None else occ.count + 1
+
+
+def is_complete(order: Outstanding) -> bool:
+    return all(order.spots)
+
+
+def space_requirement(state: GluckaufState, seat: Seat, space: str) -> str | None:
+    """Return why ``space`` cannot be fully performed by ``seat`` (§6.3), or None if it can."""
+    sp = SPACE_BY_ID.get(space)
+    if sp is None:
+        return f"{space} is not a worker space (§3.5)"
+    if not sp.open_for(state.n_players):
+        return f"{space} is covered by a lock tile with {state.n_players} players (§3.5)"
+    return _open_space_requirement(state, state.players[seat], sp)
+
+
+def _deliverable(p: PlayerState) -> set[Transport]:
+    """The transports of the complete orders of ``p``: those a delivery can take (§7.4)."""
+    return {ORDERS[o.card].transport for o in p.orders if is_complete(o)}
+
+
+def _open_space_requirement(
+    state: GluckaufState, p: PlayerState, sp: Space, deliverable: set[Transport] | None = None
+) -> str | None:
+    """:func:`space_requirement` for a space known to be open.
+
+    ``deliverable`` is :func:`_deliverable` of ``p``; legal_actions, which asks about every
+    open space, works it out once rather than once per delivery space.
+    """
+    space, group = sp.id, sp.group
+    if group == "factory":
+        if space == "FACT-DRAW":
+            if not state.stack:
+                return "the tile stack is empty (§6.3)"
+        else:
+            tile = state.factory.get(space)
+            if tile is None:
+                return f"{space} holds no tile (the stack is exhausted, §7.9)"
+            cost = TILES[tile].cost
+            if p.money < cost:
+                return f"the tile on {space} costs {cost} Marks and you have {p.money} (§6.3)"
+    elif group == "order":
+        if space == "ORDER-DRAW":
+            if not state.deck:
+                return "the order deck is empty (§6.3)"
+        elif state.order_spaces.get(space) is None:
+            return f"{space} holds no order card (the deck is exhausted, §7.9)"
+    elif group == "delivery" and sp.transport not in (
+        _deliverable(p) if deliverable is None else deliverable
+    ):
+        name = TRANSPORT_NAMES[sp.transport] if sp.transport else "?"
+        return f"you have no complete {name} order to deliver (§6.3, §7.4)"
+    need = workers_needed(state, space)
+    if p.supply < need:
+        return f"{space} needs {need} workers and you have {p.supply} in supply (§6.1)"
+    return None
+
+
+def _carts_at_level(p: PlayerState, level: int) -> list[Colour | None]:
+    contents: list[Colour | None] = [p.printed[level - 1]]
+    for owned in p.tiles:
+        if TILES[owned.tile].level == level:
+            contents.extend(owned.carts)
+    return contents
+
+
+def _sorted_orders(p: PlayerState) -> list[Outstanding]:
+    return sorted(p.orders, key=lambda o: o.card)
+
+
+def _empty_spot_colours(order: Outstanding) -> set[Colour]:
+    spots = ORDERS[order.card].spots
+    return {spots[i] for i, cubes in enumerate(order.spots) if not cubes}
+
+
+# Legal-action lists are made of these ready-made actions, one per possible action: they are
+# frozen, so a list may share them, and validating a new model for every listed action cost
+# more than the rules that decide which ones are listed.
+_DRAFT_ORDER = [DraftOrder(card=card) for card in range(len(ORDERS))]
+_PLACE_WORKER = {sp.id: PlaceWorker(space=sp.id) for sp in SPACES}
+_CHOOSE_COAL = {c: ChooseCoal(colour=c) for c in COLOURS}
+_KEEP_ITEM = [KeepItem(item=item) for item in range(max(len(TILES), len(ORDERS)))]
+_KEEP_NOTHING = KeepItem(item=None)
+_CHOOSE_END = [ChooseEnd(end="top"), ChooseEnd(end="bottom")]
+_RETURN_ITEM = [ReturnItem(item=item) for item in range(max(len(TILES), len(ORDERS)))]
+_MOVE_CAGE = [MoveCage(level=level) for level in range(5)]
+_LOAD_CUBE = {c: LoadCube(colour=c) for c in COLOURS}
+_UNLOAD_CUBE = {
+    (card, c): UnloadCube(order=card, colour=c) for card in range(len(ORDERS)) for c in COLOURS
+}
+_STORE_CUBE = {c: StoreCube(colour=c) for c in COLOURS}
+_PLACE_STORED_CUBE = {
+    (card, c): PlaceStoredCube(order=card, colour=c) for card in range(len(ORDERS)) for c in COLOURS
+}
+_START_TWO_FOR_ONE = {
+    (card, c): StartTwoForOne(order=card, colour=c) for card in range(len(ORDERS)) for c in COLOURS
+}
+_ADD_CUBE = {
+    (source, c): AddCube(source=source, colour=c) for source in ("cage", "storage") for c in COLOURS
+}
+_STOP_MINING = StopMining()
+
+
+def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
+    """Every action ``seat`` may take now, in the order of §11a; empty if not to act."""
+    if state.phase == "over" or seat != state.active:
+        return []
+    phase = state.phase
+    p = state.players[seat]
+    if phase == "draft":
+        return [_DRAFT_ORDER[c] for c in sorted(state.display)]
+    if phase == "place":
+        deliverable = _deliverable(p)
+        return [
+            _PLACE_WORKER[sp.id]
+            for sp in open_spaces(state.n_players)
+            if _open_space_requirement(state, p, sp, deliverable) is None
+        ]
+    if phase == "choose_coal":
+        return [_CHOOSE_COAL[c] for c in COLOURS if state.coal[c] > 0]
+    if phase == "keep":
+        assert state.draw is not None
+        if state.draw.kind == "tile":
+            items = [t for t in sorted(state.draw.drawn) if TILES[t].cost <= p.money]
+        else:
+            items = sorted(state.draw.drawn)
+        out: list[AnyAction] = [_KEEP_ITEM[i] for i in items]
+        out.append(_KEEP_NOTHING)
+        return out
+    if phase == "choose_end":
+        return list(_CHOOSE_END)
+    if phase == "return":
+        return [_RETURN_ITEM[i] for i in _unplaced(state)]
+    if phase == "two_for_one":
+        outs: list[AnyAction] = []
+        if p.cage_level == 0:
+            outs.extend(_ADD_CUBE["cage", c] for c in COLOURS if c in p.cage)
+        outs.extend(_ADD_CUBE["storage", c] for c in COLOURS if c in p.storage)
+        return outs
+    assert phase == "mining" and state.mining is not None
+    return _mining_actions(state, p)
+
+
+def _mining_actions(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
+    assert state.mining is not None
+    level = p.cage_level
+    out: list[AnyAction] = _cage_moves(p)
+    out.extend(_cube_loads(p))
+    reachable = len(p.storage) + (len(p.cage) if level == 0 else 0)
+    two_for_one = state.mining.budget >= 2 and reachable >= 2
+    if not (p.cage or p.storage or two_for_one):
+        # Nothing to put on an order: only moves, loads and stop.
+        out.append(_STOP_MINING)
+        return out
+    orders = _sorted_orders(p)
+    empties = [(o.card, _empty_spot_colours(o)) for o in orders]
+    if level == 0 and p.cage:
+        for card, cols in empties:
+            out.extend(_UNLOAD_CUBE[card, c] for c in COLOURS if c in cols and c in p.cage)
+        out.extend(_STORE_CUBE[c] for c in COLOURS if c in p.cage)
+    if p.storage:
+        for card, cols in empties:
+            out.extend(_PLACE_STORED_CUBE[card, c] for c in COLOURS if c in cols and c in p.storage)
+    if two_for_one:
+        for card, cols in empties:
+            out.extend(_START_TWO_FOR_ONE[card, c] for c in COLOURS if c in cols)
+    out.append(_STOP_MINING)
+    return out
+
+
+def _cage_moves(p: PlayerState) -> list[AnyAction]:
+    """The cage may go to any other level (§7.3, decision 21)."""
+    return [_MOVE_CAGE[lv] for lv in range(5) if lv != p.cage_level]
+
+
+def _cube_loads(p: PlayerState) -> list[AnyAction]:
+    """Load a colour found in a cart on the cage's level, if the cage has room (§7.3)."""
+    level = p.cage_level
+    if level == 0 or len(p.cage) >= CAGE_CAPACITY:
+        return []
+    present = set(_carts_at_level(p, level))
+    return [_LOAD_CUBE[c] for c in COLOURS if c in present]
+
+
+def is_listed(state: GluckaufState, seat: Seat, action: AnyAction) -> bool:
+    """Whether ``action`` is in ``legal_actions(state, seat)``: the answer, found faster.
+
+    An action can only equal a listed action of its own type, so only those need listing. A
+    placement is listed exactly when its space has no requirement left unmet: only that space
+    is checked instead of every open one. The commonest mining steps (moving the cage, loading,
+    stopping) have lists of their own; for anything else the whole list is made. The action is
+    first looked for by identity (bots and the benchmark pass an action of the list itself),
+    which spares comparing models field by field, and only then by equality.
+    """
+    listed: list[AnyAction]
+    if seat != state.active:
+        listed = legal_actions(state, seat)
+    elif state.phase == "place" and isinstance(action, PlaceWorker):
+        placement = _PLACE_WORKER.get(action.space)
+        if action is not placement and action != placement:
+            return False
+        return space_requirement(state, seat, action.space) is None
+    elif state.phase == "mining" and isinstance(action, MoveCage):
+        listed = _cage_moves(state.players[seat])
+    elif state.phase == "mining" and isinstance(action, LoadCube):
+        listed = _cube_loads(state.players[seat])
+    elif state.phase == "mining" and isinstance(action, StopMining):
+        listed = [_STOP_MINING]
+    else:
+        listed = legal_actions(state, seat)
+    return any(x is action for x in listed) or action in listed
+
+
+def _unplaced(state: GluckaufState) -> list[int]:
+    d = state.draw
+    assert d is not None
+    return sorted(i for i in d.drawn if i != d.kept and i not in d.placed)
+
+
+# --------------------------------------------------------------------------- apply
+
+_ACTION_TYPES = (
+    DraftOrder,
+    PlaceWorker,
+    ChooseCoal,
+    KeepItem,
+    ChooseEnd,
+    ReturnItem,
+    MoveCage,
+    LoadCube,
+    UnloadCube,
+    StoreCube,
+    PlaceStoredCube,
+    StartTwoForOne,
+    AddCube,
+    StopMining,
+)
+
+
+def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[GluckaufState, list[Event]]:
+    """Return the next state and the events; raise a RulesError naming the rule if illegal."""
+    if not isinstance(action, _ACTION_TYPES):
+        raise IllegalAction(f"cannot apply {action!r}: it is not a Glück Auf action (§11a)")
+    if state.phase == "over":
+        raise GameOver(f"the game is over; {action.type} is not accepted (§9)")
+    if seat != state.active:
+        who = "draft" if state.phase == "draft" else "play"
+        raise NotYourTurn(
+            f"seat {seat} cannot {action.type}: it is seat {state.active}'s turn to {who} (§5)"
+        )
+    if not is_listed(state, seat, action):
+        raise IllegalAction(explain_illegal(state, seat, action))
+    s = _working_copy(state, seat, action)
+    events: list[Event] = []
+    _dispatch(s, seat, action, events)
+    return s, events
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+_set_attribute = object.__setattr__
+
+
+def _copy(model: M, **fresh: Any) -> M:
+    """A shallow copy of ``model`` with the fields in ``fresh`` replaced by new containers.
+
+    This is ``BaseModel.__copy__`` (which costs twice as much) for models with neither extra
+    fields nor private attributes, as all of this engine's are. The fields set are copied and
+    the fresh values go straight into the new ``__dict__`` (assigning them would mark them as
+    set), so the copy cannot be told from one made by ``model_copy(deep=True)``.
+    """
+    cls = type(model)
+    new = cls.__new__(cls)
+    _set_attribute(new, "__dict__", {**model.__dict__, **fresh})
+    _set_attribute(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    _set_attribute(new, "__pydantic_extra__", None)
+    _set_attribute(new, "__pydantic_private__", None)
+    return new
+
+
+# The containers of the table and of a pit that an action may change in place.
+_TABLE_CONTAINERS = (
+    "stack",
+    "deck",
+    "factory",
+    "order_spaces",
+    "occupants",
+    "bank",
+    "coal",
+    "display",
+)
+_PIT_CONTAINERS = ("cage", "storage", "printed", "tiles", "orders", "delivered")
+
+
+def _copy_pit(p: PlayerState) -> PlayerState:
+    """The acting seat's pit: every list fresh; its tiles and orders are copied when changed."""
+    pit = _copy(p)
+    fields = pit.__dict__
+    for name in _PIT_CONTAINERS:
+        fields[name] = fields[name].copy()
+    return pit
+
+
+def _own_tile(p: PlayerState, index: int) -> OwnedTile:
+    """The tile ``p.tiles[index]``, made safe to change (see :func:`_working_copy`)."""
+    owned = p.tiles[index] = _copy(p.tiles[index], carts=list(p.tiles[index].carts))
+    return owned
+
+
+def _own_order(p: PlayerState, index: int) -> Outstanding:
+    """The order ``p.orders[index]``, made safe to change (see :func:`_working_copy`)."""
+    order = p.orders[index] = _copy(p.orders[index], spots=list(p.orders[index].spots))
+    return order
+
+
+def _working_copy(state: GluckaufState, seat: Seat, action: AnyAction) -> GluckaufState:
+    """The copy ``apply`` changes: as good as a deep copy, at a fraction of its cost.
+
+    A deep copy of the whole table took most of the time of an action. Here everything an
+    action can change is fresh: the piles, the spaces, the bank and the coal supply, a pending
+    draw, shortage or mining action, and the lists of the pit of ``seat`` (only the acting
+    seat's cubes, tiles and orders ever move). Its tiles and orders themselves are still shared
+    with ``state``: the rules never change one in place but replace it by a copy first
+    (:func:`_own_tile`, :func:`_own_order`).
+
+    Another seat changes only when the placement ousts its workers (§6) or when the shift ends
+    (scoring, workers back, §8), which needs every other seat to have placed all its workers
+    already. Only such a seat gets a shallow copy (its numbers change, its lists never); the
+    others, like the options and the Rng, are shared with ``state``: the options never change
+    after setup, and nothing is drawn after setup (§11).
+    """
+    d, sh, m = state.draw, state.shortage, state.mining
+    players = list(state.players)
+    if all(p.supply == 0 for i, p in enumerate(players) if i != seat):
+        players = [_copy(p) for p in players]  # the shift may end
+    elif isinstance(action, PlaceWorker) and (occ := state.occupants.get(action.space)):
+        players[occ.seat] = _copy(players[occ.seat])
+    players[seat] = _copy_pit(state.players[seat])
+    table = _copy(
+        state,
+        players=players,
+        draw=None if d is None else _copy(d, drawn=list(d.drawn), placed=list(d.placed)),
+        shortage=None if sh is None else _copy(sh, carts=list(sh.carts)),
+        mining=None if m is None else _copy(m, tfo_cubes=list(m.tfo_cubes)),
+    )
+    fields = table.__dict__
+    for name in _TABLE_CONTAINERS:
+        fields[name] = fields[name].copy()
+    return table
+
+
+def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
+    if isinstance(action, DraftOrder):
+        _draft(s, seat, action.card, events)
+    elif isinstance(action, PlaceWorker):
+        _place(s, seat, action.space, events)
+    elif isinstance(action, ChooseCoal):
+        _choose_coal(s, seat, action.colour, events)
+    elif isinstance(action, KeepItem):
+        _keep(s, seat, action.item, events)
+    elif isinstance(action, ChooseEnd):
+        assert s.draw is not None
+        s.draw.end = action.end
+        _after_end(s, seat, events)
+    elif isinstance(action, ReturnItem):
+        assert s.draw is not None
+        s.draw.placed.append(action.item)
+        _after_end(s, seat, events)
+    else:
+        _mine_step(s, seat, action, events)
+
+
+# ---- draft (§4 steps 8-10)
+
+
+def _draft(s: GluckaufState, seat: Seat, card: int, events: list[Event]) -> None:
+    s.display.remove(card)
+    s.players[seat].orders.append(_new_outstanding(card))
+    events.append(ev.OrderDrafted(seat=seat, card=card))
+    s.draft_picks += 1
+    n = s.n_players
+    if s.draft_picks < ORDERS_PER_PLAYER_IN_DRAFT * n:
+        # Counter-clockwise from the starting player's right-hand neighbour (decision 19).
+        s.active = (s.start_player - 1 - s.draft_picks) % n
+        return
+    filled: dict[str, int] = {}
+    spaces = list(s.order_spaces)
+    leftover = s.display.pop()
+    s.order_spaces[spaces[0]] = leftover
+    filled[spaces[0]] = leftover
+    for sid in spaces[1:]:
+        if s.deck:
+            card_id = s.deck.pop(0)
+            s.order_spaces[sid] = card_id
+            filled[sid] = card_id
+    events.append(ev.OrderSpacesFilled(cards=filled))
+    s.phase = "place"
+    s.active = s.start_player
+    events.append(ev.ShiftStarted(shift=1, starting_player=s.start_player))
+
+
+def _new_outstanding(card: int) -> Outstanding:
+    return Outstanding(card=card, spots=[[] for _ in ORDERS[card].spots])
+
+
+# ---- placement (§6) and the immediate actions (§7)
+
+
+def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) -> None:
+    p = s.players[seat]
+    s.turns += 1
+    if space == "BANK":
+        s.bank[seat] += 1
+        p.supply -= 1
+        events.append(ev.WorkerPlaced(seat=seat, space=space, count=1))
+    else:
+        occ = s.occupants.get(space)
+        count = 1
+        ousted_seat: int | None = None
+        ousted = 0
+        if occ is not None:
+            count = occ.count + 1
+            ousted_seat, ousted = occ.seat, occ.count
+            s.players[occ.seat].canteen += occ.count
+        s.occupants[space] = Occupant(seat=seat, count=count)
+        p.supply -= count
+        events.append(
+            ev.WorkerPlaced(
+                seat=seat, space=space, count=count, ousted_seat=ousted_seat, ousted_count=ousted
+            )
+        )
+    sp = SPACE_BY_ID[space]
+    if space in TILE_SPACES:
+        tile = s.factory[space]
+        assert tile is not None
+        s.factory[space] = None
+        if _buy_tile(s, seat, tile, "end_turn", events):
+            _end_turn(s, events)
+    elif space == "FACT-DRAW" or space == "ORDER-DRAW":
+        kind: Literal["tile", "order"] = "tile" if space == "FACT-DRAW" else "order"
+        pile = s.stack if kind == "tile" else s.deck
+        drawn = pile[:DRAW_SIZE]
+        del pile[:DRAW_SIZE]
+        s.draw = DrawState(kind=kind, drawn=drawn)
+        s.phase = "keep"
+        events.append(ev.ItemsDrawn(seat=seat, kind=kind, count=len(drawn)))
+        events.append(
+            ev.ItemsSeen(seat=seat, kind=kind, items=list(drawn), visible_to=frozenset({seat}))
+        )
+    elif sp.group == "mining":
+        s.mining = MiningState(space=space, budget=sp.value)
+        s.phase = "mining"
+        events.append(ev.MiningStarted(seat=seat, steps=sp.value))
+    elif sp.group == "delivery":
+        assert sp.transport is not None
+        _deliver(s, seat, sp.transport, events)
+        _end_turn(s, events)
+    elif sp.group in ("money", "bank"):
+        p.money += sp.value
+        events.append(ev.MoneyGained(seat=seat, amount=sp.value))
+        _end_turn(s, events)
+    else:
+        card = s.order_spaces[space]
+        assert card is not None
+        s.order_spaces[space] = None
+        p.orders.append(_new_outstanding(card))
+        events.append(ev.OrderTaken(seat=seat, space=space, card=card))
+        _end_turn(s, events)
+
+
+def _buy_tile(
+    s: GluckaufState,
+    seat: Seat,
+    tile: int,
+    then: Literal["end_turn", "draw"],
+    events: list[Event],
+) -> bool:
+    """Pay for ``tile``, put it in the pit and load its carts (§7.1 steps 1-4).
+
+    Returns True when done; False when a substitute colour must be chosen first
+    (the phase is then ``choose_coal`` and ``then`` says how to continue).
+    """
+    p = s.players[seat]
+    t = TILES[tile]
+    p.money -= t.cost
+    carts: list[Colour | None] = []
+    for _ in range(t.carts):
+        if s.coal[t.colour] > 0:
+            s.coal[t.colour] -= 1
+            carts.append(t.colour)
+        else:
+            carts.append(None)
+    p.tiles.append(OwnedTile(tile=tile, carts=carts))
+    events.append(ev.TileBought(seat=seat, tile=tile, cost=t.cost, cubes=list(carts)))
+    missing = [i for i, c in enumerate(carts) if c is None]
+    if not missing:
+        return True
+    s.shortage = ShortageState(tile_index=len(p.tiles) - 1, carts=missing, then=then)
+    return _resolve_shortage(s, seat, events)
+
+
+def _resolve_shortage(s: GluckaufState, seat: Seat, events: list[Event]) -> bool:
+    """Place forced substitutes; stop and ask when two or more colours remain (decision 29)."""
+    sh = s.shortage
+    assert sh is not None
+    owned = _own_tile(s.players[seat], sh.tile_index)
+    while sh.carts:
+        available = [c for c in COLOURS if s.coal[c] > 0]
+        if len(available) >= 2:
+            s.phase = "choose_coal"
+            return False
+        cart = sh.carts.pop(0)
+        colour = available[0] if available else None
+        if colour is not None:
+            s.coal[colour] -= 1
+            owned.carts[cart] = colour
+        events.append(ev.CoalSubstituted(seat=seat, tile=owned.tile, colour=colour))
+    s.shortage = None
+    return True
+
+
+def _choose_coal(s: GluckaufState, seat: Seat, colour: Colour, events: list[Event]) -> None:
+    sh = s.shortage
+    assert sh is not None
+    owned = _own_tile(s.players[seat], sh.tile_index)
+    cart = sh.carts.pop(0)
+    s.coal[colour] -= 1
+    owned.carts[cart] = colour
+    events.append(ev.CoalSubstituted(seat=seat, tile=owned.tile, colour=colour))
+    then = sh.then
+    if _resolve_shortage(s, seat, events):
+        if then == "end_turn":
+            _end_turn(s, events)
+        else:
+            _after_keep(s, seat, events)
+
+
+def _deliver(s: GluckaufState, seat: Seat, transport: Transport, events: list[Event]) -> None:
+    """§7.4: every complete order of ``transport`` is delivered at once (decision 14)."""
+    p = s.players[seat]
+    delivered: list[int] = []
+    keep: list[Outstanding] = []
+    vp = 0
+    for o in p.orders:
+        if ORDERS[o.card].transport == transport and is_complete(o):
+            delivered.append(o.card)
+            vp += ORDERS[o.card].vp
+            for cubes in o.spots:
+                for c in cubes:
+                    s.coal[c] += 1
+        else:
+            keep.append(o)
+    p.orders = keep
+    p.delivered.extend(delivered)
+    p.vp += vp
+    events.append(ev.OrdersDelivered(seat=seat, transport=transport, cards=delivered, vp=vp))
+
+
+# ---- draw-5 (§7.2, §7.8)
+
+
+def _keep(s: GluckaufState, seat: Seat, item: int | None, events: list[Event]) -> None:
+    d = s.draw
+    assert d is not None
+    d.kept = item
+    d.kept_chosen = True
+    events.append(ev.ItemKept(seat=seat, kind=d.kind, item=item))
+    if item is not None:
+        if d.kind == "tile":
+            if not _buy_tile(s, seat, item, "draw", events):
+                return
+        else:
+            s.players[seat].orders.append(_new_outstanding(item))
+    _after_keep(s, seat, events)
+
+
+def _after_keep(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
+    d = s.draw
+    assert d is not None
+    rest = [i for i in d.drawn if i != d.kept]
+    pile = s.stack if d.kind == "tile" else s.deck
+    if rest and pile:
+        s.phase = "choose_end"
+        return
+    _after_end(s, seat, events)
+
+
+def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
+    unplaced = _unplaced(s)
+    if len(unplaced) >= 2:
+        s.phase = "return"
+        return
+    d = s.draw
+    assert d is not None
+    d.placed.extend(unplaced)
+    pile = s.stack if d.kind == "tile" else s.deck
+    if d.placed:
+        if d.end == "bottom":
+            pile.extend(d.placed)
+        else:
+            pile[:0] = d.placed
+        events.append(ev.ItemsReturned(seat=seat, kind=d.kind, count=len(d.placed), end=d.end))
+        events.append(
+            ev.ItemsReturnedPrivately(
+                seat=seat,
+                kind=d.kind,
+                items=list(d.placed),
+                end=d.end,
+                visible_to=frozenset({seat}),
+            )
+        )
+    s.draw = None
+    _end_turn(s, events)
+
+
+# ---- mining (§7.3)
+
+
+def _mine_step(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
+    m = s.mining
+    assert m is not None
+    p = s.players[seat]
+    if isinstance(action, StopMining):
+        _end_mining(s, seat, events)
+        return
+    if isinstance(action, StartTwoForOne):
+        m.tfo_order, m.tfo_colour, m.tfo_cubes = action.order, action.colour, []
+        s.phase = "two_for_one"
+        events.append(ev.TwoForOneStarted(seat=seat, order=action.order, colour=action.colour))
+        return
+    m.budget -= 1
+    if isinstance(action, MoveCage):
+        events.append(
+            ev.CageMoved(
+                seat=seat, from_level=p.cage_level, to_level=action.level, steps_left=m.budget
+            )
+        )
+        p.cage_level = action.level
+    elif isinstance(action, LoadCube):
+        _take_from_cart(p, p.cage_level, action.colour)
+        _add_sorted(p.cage, action.colour)
+        events.append(
+            ev.CubeLoaded(seat=seat, level=p.cage_level, colour=action.colour, steps_left=m.budget)
+        )
+    elif isinstance(action, UnloadCube):
+        p.cage.remove(action.colour)
+        _fill_spot(p, action.order, action.colour, [action.colour])
+        events.append(
+            ev.CubeUnloaded(
+                seat=seat, order=action.order, colour=action.colour, steps_left=m.budget
+            )
+        )
+    elif isinstance(action, StoreCube):
+        p.cage.remove(action.colour)
+        _add_sorted(p.storage, action.colour)
+        events.append(ev.CubeStored(seat=seat, colour=action.colour, steps_left=m.budget))
+    elif isinstance(action, PlaceStoredCube):
+        p.storage.remove(action.colour)
+        _fill_spot(p, action.order, action.colour, [action.colour])
+        events.append(
+            ev.StoredCubePlaced(
+                seat=seat, order=action.order, colour=action.colour, steps_left=m.budget
+            )
+        )
+    elif isinstance(action, AddCube):
+        (p.cage if action.source == "cage" else p.storage).remove(action.colour)
+        m.tfo_cubes.append(action.colour)
+        events.append(
+            ev.CubeAdded(seat=seat, source=action.source, colour=action.colour, steps_left=m.budget)
+        )
+        if len(m.tfo_cubes) == 2:
+            assert m.tfo_order is not None and m.tfo_colour is not None
+            _fill_spot(p, m.tfo_order, m.tfo_colour, list(m.tfo_cubes))
+            m.tfo_order, m.tfo_colour, m.tfo_cubes = None, None, []
+            s.phase = "mining"
+    if m.budget == 0 and s.phase == "mining":
+        _end_mining(s, seat, events)
+
+
+def _add_sorted(cubes: list[Colour], colour: Colour) -> None:
+    cubes.append(colour)
+    cubes.sort(key=COLOURS.index)
+
+
+def _take_from_cart(p: PlayerState, level: int, colour: Colour) -> None:
+    """Empty the first cart on ``level`` holding ``colour``, in pit order (decision 30)."""
+    if p.printed[level - 1] == colour:
+        p.printed[level - 1] = None
+        return
+    for index, owned in enumerate(p.tiles):
+        if TILES[owned.tile].level != level:
+            continue
+        for i, c in enumerate(owned.carts):
+            if c == colour:
+                _own_tile(p, index).carts[i] = None
+                return
+    raise AssertionError("no cart to load from")  # legal_actions guarantees one
+
+
+def _fill_spot(p: PlayerState, card: int, colour: Colour, cubes: list[Colour]) -> None:
+    """Fill the leftmost empty spot of ``colour`` on ``card`` with ``cubes``."""
+    order = _own_order(p, next(i for i, o in enumerate(p.orders) if o.card == card))
+    spots = ORDERS[card].spots
+    for i, filled in enumerate(order.spots):
+        if not filled and spots[i] == colour:
+            order.spots[i] = cubes
+            return
+    raise AssertionError("no empty spot")  # legal_actions guarantees one
+
+
+def _end_mining(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
+    m = s.mining
+    assert m is not None
+    events.append(ev.MiningEnded(seat=seat, steps_lost=m.budget))
+    s.mining = None
+    _end_turn(s, events)
+
+
+# ---- end of turn (§7.9), turn order (§5), shift end (§8), final scoring (§9)
+
+
+def _end_turn(s: GluckaufState, events: list[Event]) -> None:
+    s.phase = "place"
+    s.draw = None
+    s.shortage = None
+    s.mining = None
+    for sid in s.factory:
+        if s.factory[sid] is None and s.stack:
+            tile = s.stack.pop(0)
+            s.factory[sid] = tile
+            events.append(ev.SpaceRefilled(space=sid, item=tile))
+    for sid in s.order_spaces:
+        if s.order_spaces[sid] is None and s.deck:
+            card = s.deck.pop(0)
+            s.order_spaces[sid] = card
+            events.append(ev.SpaceRefilled(space=sid, item=card))
+    n = s.n_players
+    for k in range(1, n + 1):
+        seat = (s.active + k) % n
+        if s.players[seat].supply > 0:
+            s.active = seat
+            return
+    _end_shift(s, events)
+
+
+def shift_counts(s: GluckaufState, shift: int) -> dict[int, dict[int, int]]:
+    """Per category number, each seat's count (§8.1 step 3)."""
+    counts: dict[int, dict[int, int]] = {}
+    for cat in categories_for_shift(shift):
+        per: dict[int, int] = {}
+        for seat, p in enumerate(s.players):
+            if cat.kind == "colour":
+                per[seat] = sum(ORDERS[c].spots.count(cat.key) for c in p.delivered)
+            elif cat.kind == "transport":
+                per[seat] = sum(
+                    len(ORDERS[c].spots) for c in p.delivered if ORDERS[c].transport == cat.key
+                )
+            else:
+                per[seat] = empty_carts(p, cat.key)  # type: ignore[arg-type]
+        counts[cat.number] = per
+    return counts
+
+
+def empty_carts(p: PlayerState, colour: Colour) -> int:
+    """Empty minecarts of ``colour`` in a pit, the printed cart included (decision 2)."""
+    return empty_carts_by_colour(p)[colour]
+
+
+def empty_carts_by_colour(p: PlayerState) -> dict[Colour, int]:
+    """:func:`empty_carts` of every colour (Y, B, G, K) in one pass over the pit."""
+    counts = {c: 1 if p.printed[LEVEL_OF[c] - 1] is None else 0 for c in COLOURS}
+    for owned in p.tiles:
+        counts[TILES[owned.tile].colour] += owned.carts.count(None)
+    return counts
+
+
+def award(counts: dict[int, int], first: int, second: int, second_place: bool) -> dict[int, int]:
+    """VP per seat for one category (§8.1 step 4, decisions 3-5).
+
+    >>> award({0: 2, 1: 2, 2: 1}, 4, 2, True)
+    {0: 4, 1: 4}
+    >>> award({0: 3, 1: 1, 2: 1, 3: 1}, 5, 2, True)
+    {0: 5, 1: 2, 2: 2, 3: 2}
+    """
+    positive = {seat: c for seat, c in counts.items() if c > 0}
+    if not positive:
+        return {}
+    top = max(positive.values())
+    leaders = [seat for seat, c in positive.items() if c == top]
+    out = {seat: first for seat in leaders}
+    if len(leaders) == 1 and second_place:
+        rest = [c for seat, c in positive.items() if c < top]
+        if rest:
+            runner = max(rest)
+            out.update({seat: second for seat, c in positive.items() if c == runner})
+    return out
+
+
+def score_shift(s: GluckaufState, events: list[Event]) -> None:
+    """§8.1: award every category of the current shift."""
+    counts = shift_counts(s, s.shift)
+    second = PARAMS[s.n_players].second_place
+    awards: dict[int, dict[int, int]] = {}
+    totals = dict.fromkeys(range(s.n_players), 0)
+    for cat in categories_for_shift(s.shift):
+        a = award(counts[cat.number], cat.first, cat.second, second)
+        awards[cat.number] = a
+        for seat, vp in a.items():
+            totals[seat] += vp
+    for seat, vp in totals.items():
+        s.players[seat].vp += vp
+    events.append(
+        ev.ShiftScored(
+            shift=s.shift,
+            delivered={seat: list(p.delivered) for seat, p in enumerate(s.players)},
+            counts=counts,
+            awards=awards,
+            totals=totals,
+        )
+    )
+
+
+def factory_workers(s: GluckaufState) -> dict[int, int]:
+    out = dict.fromkeys(range(s.n_players), 0)
+    for sid in STARTING_PLAYER_SPACES:
+        occ = s.occupants.get(sid)
+        if occ is not None:
+            out[occ.seat] += occ.count
+    return out
+
+
+def new_starting_player(s: GluckaufState) -> int:
+    """§8.2: most workers in the factory; ties go clockwise from the old starter, excluding it."""
+    counts = factory_workers(s)
+    top = max(counts.values())
+    tied = [seat for seat, c in counts.items() if c == top]
+    if len(tied) == 1:
+        return tied[0]
+    n = s.n_players
+    for k in range(1, n + 1):
+        seat = (s.start_player + k) % n
+        if seat in tied and seat != s.start_player:
+            return seat
+    raise AssertionError("unreachable: a tie has two seats")
+
+
+def _end_shift(s: GluckaufState, events: list[Event]) -> None:
+    score_shift(s, events)
+    if s.shift >= SHIFTS:
+        final_scoring(s, events)
+        return
+    start = new_starting_player(s)
+    events.append(ev.StartingPlayerChosen(seat=start, factory_workers=factory_workers(s)))
+    workers = PARAMS[s.n_players].workers
+    for p in s.players:
+        p.supply = workers
+        p.canteen = 0
+    s.occupants = {}
+    s.bank = [0] * s.n_players
+    s.shift += 1
+    s.start_player = start
+    s.active = start
+    s.phase = "place"
+    events.append(ev.ShiftStarted(shift=s.shift, starting_player=start))
+
+
+def cubes_owned(p: PlayerState) -> int:
+    """Cubes in carts, cage, storage and on outstanding orders (§9 step 2)."""
+    n = sum(1 for c in p.printed if c is not None)
+    n += sum(1 for t in p.tiles for c in t.carts if c is not None)
+    n += len(p.cage) + len(p.storage)
+    n += sum(len(cubes) for o in p.orders for cubes in o.spots)
+    return n
+
+
+def final_breakdown(p: PlayerState) -> FinalScore:
+    """§9 steps 1-4 for one player (not applied)."""
+    money_vp, money_left = divmod(p.money, 5)
+    coal_vp = cubes_owned(p) // 3
+    order_penalty = -len(p.orders)
+    light = sum(1 for t in p.tiles if TILES[t.tile].side == "light")
+    dark = len(p.tiles) - light
+    imbalance = -2 * abs(light - dark)
+    total = p.vp + money_vp + coal_vp + order_penalty + imbalance
+    return FinalScore(
+        money_vp=money_vp,
+        money_left=money_left,
+        coal_vp=coal_vp,
+        order_penalty=order_penalty,
+        imbalance_penalty=imbalance,
+        total=total,
+    )
+
+
+def final_scoring(s: GluckaufState, events: list[Event]) -> None:
+    """§9: apply every player's final adjustments and end the game (in place)."""
+    finals = []
+    for seat, p in enumerate(s.players):
+        f = final_breakdown(p)
+        light = sum(1 for t in p.tiles if TILES[t.tile].side == "light")
+        # The counts behind each step, so the log can show how the points came about.
+        events.append(
+            ev.FinalScored(
+                seat=seat,
+                **f.model_dump(),
+                vp_before=p.vp,
+                money=p.money,
+                cubes=cubes_owned(p),
+                light_tiles=light,
+                dark_tiles=len(p.tiles) - light,
+            )
+        )
+        p.vp = f.total
+        p.money = f.money_left
+        finals.append(f)
+    s.final = finals
+    s.phase = "over"
+    s.mining = None
+    res = result(s)
+    assert res is not None
+    s.tiebreak = res.tiebreak
+    events.append(
+        ev.GameEnded(
+            scores=res.scores,
+            ranking=res.ranking,
+            tiebreak=res.tiebreak,
+            money_left={seat: f.money_left for seat, f in enumerate(finals)},
+            places=res.places,
+        )
+    )
+
+
+def result(state: GluckaufState) -> Result | None:
+    """Final result (§9): VP, then leftover Marks; equal on both → shared place."""
+    if state.phase != "over" or state.final is None:
+        return None
+    scores = {seat: f.total for seat, f in enumerate(state.final)}
+    keys: dict[int, tuple[int, ...]] = {seat: (f.money_left,) for seat, f in enumerate(state.final)}
+    ranking, places = rank_by_score(scores, keys)
+    return Result(
+        scores=scores,
+        ranking=ranking,
+        places=places,
+        tiebreak=tiebreak_text(scores, keys),
+        details={
+            "final": {seat: f.model_dump() for seat, f in enumerate(state.final)},
+        },
+    )
+
+
+def tiebreak_text(scores: dict[int, int], keys: dict[int, tuple[int, ...]]) -> str:
+    """Name the seats separated by leftover Marks and those sharing a place (§9, decision 31)."""
+    parts: list[str] = []
+    for vp in sorted(set(scores.values()), reverse=True):
+        tied = [seat for seat in sorted(scores) if scores[seat] == vp]
+        if len(tied) < 2:
+            continue
+        ordered = sorted(tied, key=lambda seat: (-keys[seat][0], seat))
+        marks = ", ".join(f"seat {seat} {keys[seat][0]}" for seat in ordered)
+        by_marks: dict[int, list[int]] = {}
+        for seat in ordered:
+            by_marks.setdefault(keys[seat][0], []).append(seat)
+        shared = [group for group in by_marks.values() if len(group) > 1]
+        text = f"tie at {vp} VP broken by leftover Marks ({marks})"
+        if shared:
+            text += "; " + "; ".join(
+                "seats " + ", ".join(str(x) for x in g) + " share a place" for g in shared
+            )
+        parts.append(text)
+    return "; ".join(parts)
+
+
+# --------------------------------------------------------------------------- error messages
+
+
+def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> str:
+    """Say what was tried and which rule forbids it (called only for unlisted actions)."""
+    phase = state.phase
+    tried = f"cannot {action.type} {action.model_dump(exclude={'type'})}"
+    expected = {
+        "draft": "draft_order (§4 step 8)",
+        "place": "place_worker (§6)",
+        "choose_coal": "choose_coal for the supply shortage (§7.1 step 4)",
+        "keep": "keep_item (§7.2)",
+        "choose_end": "choose_end (§7.2 step 3)",
+        "return": "return_item (§7.2 step 3)",
+        "mining": "a mining step or stop_mining (§7.3)",
+        "two_for_one": "add_cube to finish the two-for-one (§7.3)",
+    }[phase]
+    phase_types = {
+        "draft": {"draft_order"},
+        "place": {"place_worker"},
+        "choose_coal": {"choose_coal"},
+        "keep": {"keep_item"},
+        "choose_end": {"choose_end"},
+        "return": {"return_item"},
+        "mining": {
+            "move_cage",
+            "load_cube",
+            "unload_cube",
+            "store_cube",
+            "place_stored_cube",
+            "start_two_for_one",
+            "stop_mining",
+        },
+        "two_for_one": {"add_cube"},
+    }[phase]
+    if action.type not in phase_types:
+        return f"{tried}: the current decision is {expected}"
+    p = state.players[seat]
+    if isinstance(action, DraftOrder):
+        return f"{tried}: card {action.card} is not in the draft display (§4 step 8)"
+    if isinstance(action, PlaceWorker):
+        reason = space_requirement(state, seat, action.space)
+        return f"{tried}: {reason or 'the space cannot be chosen (§6.3)'}"
+    if isinstance(action, ChooseCoal):
+        return f"{tried}: the supply has no {action.colour} cube (§7.1 step 4)"
+    if isinstance(action, KeepItem):
+        d = state.draw
+        assert d is not None
+        if action.item not in d.drawn:
+            return f"{tried}: item {action.item} was not drawn (§7.2)"
+        cost = TILES[action.item].cost if action.item is not None else 0
+        return f"{tried}: the tile costs {cost} Marks and you have {p.money} (§7.2 step 2)"
+    if isinstance(action, ChooseEnd):
+        return f"{tried}: the end must be top or bottom (§7.2 step 3)"
+    if isinstance(action, ReturnItem):
+        return f"{tried}: item {action.item} is not a drawn item still to be returned (§7.2 step 3)"
+    m = state.mining
+    assert m is not None
+    level = p.cage_level
+    if isinstance(action, MoveCage):
+        if action.level == level:
+            return f"{tried}: the cage is already at level {level} (decision 21)"
+        return f"{tried}: levels are 0 (surface) to 4 (§7.3)"
+    if isinstance(action, LoadCube):
+        if level == 0:
+            return f"{tried}: the cage is at the surface; loading needs a tunnel level (§7.3)"
+        if len(p.cage) >= CAGE_CAPACITY:
+            return f"{tried}: the cage already holds {CAGE_CAPACITY} cubes (§7.3)"
+        return f"{tried}: no minecart on level {level} holds a {action.colour} cube (§7.3)"
+    if isinstance(action, UnloadCube | StoreCube):
+        if level != 0:
+            return f"{tried}: the cage is at level {level}; it unloads only at the surface (§7.3)"
+        if action.colour not in p.cage:
+            return f"{tried}: the cage holds no {action.colour} cube (§7.3)"
+    if isinstance(action, PlaceStoredCube) and action.colour not in p.storage:
+        return f"{tried}: your storage holds no {action.colour} cube (§7.3)"
+    if isinstance(action, UnloadCube | PlaceStoredCube | StartTwoForOne):
+        if not any(o.card == action.order for o in p.orders):
+            return f"{tried}: order {action.order} is not one of your outstanding orders (§7.3)"
+        if isinstance(action, StartTwoForOne):
+            return (
+                f"{tried}: a two-for-one needs an empty {action.colour} spot, 2 steps left "
+                f"(you have {m.budget}) and 2 reachable cubes (§7.3)"
+            )
+        return f"{tried}: order {action.order} has no empty {action.colour} spot (§7.3)"
+    if isinstance(action, AddCube):
+        if action.source == "cage" and level != 0:
+            return f"{tried}: cage cubes are reachable only at the surface (§7.3)"
+        return f"{tried}: the {action.source} holds no {action.colour} cube (§7.3)"
+    if isinstance(action, StopMining):
+        return f"{tried}: finish the two-for-one first (§11a)"
+    return f"{tried}: not allowed now (§11a)"

@@ -1,0 +1,293 @@
+"""The MINE! bot: a one-card-at-a-time evaluator that decides only from its seat's view.
+
+For every legal placement it estimates, with the round's public facts (stocks, the die or die
+card, every public placement with its victim, the number of event cards the others placed,
+the supply) and its own hidden cards, what the round will bring:
+
+- coal lost to raids: each visible stack against it counts about 1.6 attack per card, plus a
+  small threat from directors still placing; its own watchtower defence is exact;
+- coal gained by raiding: its own attack is exact; the victim's defence is estimated from the
+  victim's visible watchtower cards; the take is capped by the victim's stock (only stocks as
+  they stand can be looted, §5.5);
+- this round's sale: min(stock after raids, sale limit (+2 with Big Order));
+- next round's stock and sale: carried coal plus the expected extraction (pit builders against
+  the risk of firedamp, counted from the event cards on the table; Safety Lamp; Rich Seam; the
+  variant's mine maximum; what the supply can give);
+- the value of its hand for the rounds to come (recruitment refills it), and a little for
+  hurting the others (Strike, Cage Breakdown, Firedamp, raids).
+
+It picks the placement with the best gain, and passes when nothing improves its outlook.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from app.games.mine.actions import DiscardCard, PassTurn, PlaceCard
+from app.games.mine.data import ATK, DEF, DIE_CARDS, EXT, IS_EVENT, KIND, REC
+from app.games.mine.view import MineView
+
+ATK_PER_HIDDEN_CARD = 1.6
+DEF_PER_HIDDEN_CARD = 1.7
+RAID_THREAT = 0.12  # chance that one card still to be placed by an opponent raids us
+FIREDAMP_SHARE = 0.3  # 3 of the 10 event cards are firedamp
+HARM = 0.25  # value of one point taken from an opponent
+RIVAL_BONUS = 0.0  # extra weight of the harm done to an opponent level with us or ahead
+
+EVENT_KEEP = {
+    "firedamp": 1.6,
+    "safety_lamp": 1.0,
+    "big_order": 1.8,
+    "rich_seam": 1.8,
+    "hiring_day": 1.8,
+    "strike": 1.8,
+    "cage_breakdown": 1.5,
+    "gendarmes": 1.4,
+}
+
+
+@dataclass
+class _Plan:
+    """The bot's own cards placed this round (real and hypothetical)."""
+
+    events: list[int]
+    raids: dict[int, list[int]]
+    watch: list[int]
+    mine: list[int]
+    rec: list[int]
+
+
+def _binom_tail(n: int, p: float, k: int) -> float:
+    """P(X > k) for X ~ Binomial(n, p)."""
+    if k < 0:
+        return 1.0
+    total = 0.0
+    coeff = 1.0
+    for i in range(n + 1):
+        if i > 0:
+            coeff = coeff * (n - i + 1) / i
+        if i > k:
+            total += coeff * p**i * (1 - p) ** (n - i)
+    return total
+
+
+def _card_keep_value(card: int, round_no: int) -> float:
+    if IS_EVENT[card]:
+        return EVENT_KEEP.get(KIND[card], 1.0)
+    return max(ATK[card], DEF[card], EXT[card], REC[card]) + 0.4 * EXT[card] + 0.2 * DEF[card]
+
+
+class _Evaluator:
+    def __init__(self, view: MineView) -> None:
+        assert view.you is not None and view.hand is not None
+        self.view = view
+        self.me = view.you
+        self.my = view.directors[self.me]
+        self.n = len(view.directors)
+        self.round = view.round
+        self.others = [d for d in view.directors if d.director != self.me]
+        self.remaining = {d.director: (0 if d.done else 4 - d.placed_count) for d in self.others}
+        self.other_events = sum(1 for d in self.others for p in d.placed if p.location == "events")
+        self.future_events = sum(self.remaining.values()) * 0.03
+        self.limit_all = view.sale_limit
+        # Supply available at the Mine step, roughly: the supply plus this round's sales.
+        sales = sum(min(d.stock, view.sale_limit) for d in view.directors)
+        self.supply_at_mine = view.supply + sales
+        # Extraction the directors before us in turn order may take first.
+        order = view.turn_order
+        before = order[: order.index(self.me)]
+        self.taken_before = 0.0
+        for d in before:
+            dv = view.directors[d]
+            mine_cards = sum(1 for p in dv.placed if p.location == "mine")
+            self.taken_before += 1.6 * mine_cards + (0 if dv.done else 1.0)
+        self.next_limit = self._next_limit()
+        # How much hurting each opponent matters: more for those level with us or ahead.
+        mine_total = self.my.score + self.my.stock
+        self.rival = {
+            d.director: 1.0 + RIVAL_BONUS * (d.score + d.stock >= mine_total - 2)
+            for d in self.others
+        }
+        self.rival[self.me] = 0.0
+
+    def _next_limit(self) -> float:
+        v = self.view
+        if self.round >= 6:
+            return 0.0
+        if v.variant:
+            used = {*v.used_die_cards, *([v.die_card] if v.die_card else [])}
+            rest = [c.sale_max for k, c in DIE_CARDS.items() if k not in used]
+            return sum(rest) / len(rest) if rest else 3.0
+        return float(self.round + 1)
+
+    def _next_mine_cap(self) -> float | None:
+        v = self.view
+        if not v.variant:
+            return None
+        return v.mine_max
+
+    def plan(self) -> _Plan:
+        p = _Plan([], {}, [], [], [])
+        for placed in self.my.placed:
+            card = placed.card
+            assert card is not None
+            self._add(p, card, placed.location, placed.victim)
+        return p
+
+    @staticmethod
+    def _add(p: _Plan, card: int, location: str, victim: int | None) -> None:
+        if location == "events":
+            p.events.append(card)
+        elif location == "shelter":
+            assert victim is not None
+            p.raids.setdefault(victim, []).append(card)
+        elif location == "watchtower":
+            p.watch.append(card)
+        elif location == "mine":
+            p.mine.append(card)
+        elif location == "recruitment":
+            p.rec.append(card)
+
+    def value(self, p: _Plan, hand_after: int) -> float:
+        v = self.view
+        kinds = {KIND[c] for c in p.events}
+        own_firedamp = sum(1 for c in p.events if KIND[c] == "firedamp")
+        stock = self.my.stock
+        # Raids against us.
+        defence = sum(DEF[c] for c in p.watch)
+        loss = 0.0
+        if "gendarmes" not in kinds:
+            for d in self.others:
+                size = next((s.size for s in d.stacks if s.victim == self.me), 0)
+                future = self.remaining[d.director] * RAID_THREAT
+                attack = ATK_PER_HIDDEN_CARD * (size + future)
+                if size:
+                    loss += max(0.0, attack - defence)
+                else:
+                    loss += future * max(0.0, ATK_PER_HIDDEN_CARD * 1.3 - defence)
+            loss = min(loss, float(stock))
+        # Our raids.
+        gain = 0.0
+        harm = 0.0
+        for victim, stack in p.raids.items():
+            dv = v.directors[victim]
+            attack = sum(ATK[c] for c in stack)
+            watch = sum(1 for q in dv.placed if q.location == "watchtower")
+            vdef = DEF_PER_HIDDEN_CARD * watch
+            if not dv.done:
+                vdef += 0.6 * (4 - dv.placed_count) * 0.25 * DEF_PER_HIDDEN_CARD
+            rivals = sum(
+                1
+                for d in self.others
+                if d.director != victim
+                for s in d.stacks
+                if s.victim == victim
+            )
+            take = min(max(0.0, attack - vdef), dv.stock / (1 + 0.5 * rivals))
+            gain += 0.85 * take
+            harm += 0.85 * take * self.rival[victim]
+        after = stock - loss + gain
+        limit = self.limit_all + (2 if "big_order" in kinds else 0)
+        sold = min(after, limit)
+        carry = after - sold
+        total = sold
+        if self.round < 6:
+            # Extraction.
+            ext = float(sum(EXT[c] for c in p.mine))
+            pit = sum(1 for c in p.mine if KIND[c] == "pit_builder")
+            if "rich_seam" in kinds and p.mine:
+                ext += 2
+            cap = self._next_mine_cap()
+            if cap is not None:
+                ext = min(ext, cap)
+            avail = max(0.0, self.supply_at_mine - self.taken_before)
+            ext = min(ext, avail)
+            if "safety_lamp" in kinds:
+                blast = 0.0
+            else:
+                k = self.other_events
+                blast = _binom_tail(k, FIREDAMP_SHARE, pit - own_firedamp)
+                if pit <= own_firedamp + k:
+                    blast = max(blast, min(1.0, blast + self.future_events))
+                if own_firedamp > pit:
+                    blast = 1.0
+            ext *= 1.0 - blast
+            nxt = carry + ext
+            next_sale = min(nxt, self.next_limit)
+            total += 0.9 * next_sale
+            if self.round + 2 <= 6:
+                total += 0.45 * min(max(0.0, nxt - self.next_limit), self.next_limit + 1)
+            # Hurting the others' extraction.
+            if "strike" in kinds:
+                harm += 0.8 * sum(self.rival[d.director] for d in self.others)
+            if own_firedamp:
+                harm += 0.7 * own_firedamp * sum(self.rival[d.director] for d in self.others)
+        if "cage_breakdown" in kinds:
+            harm += 0.9 * sum(
+                self.rival[d.director] for d in self.others if d.stock >= self.limit_all
+            )
+        # Hand for the rounds to come.
+        draws = 0
+        if p.rec:
+            draws += 2 + sum(REC[c] for c in p.rec)
+        if "hiring_day" in kinds:
+            draws += 2
+        total += self._hand_value(hand_after + draws)
+        return total + HARM * harm
+
+    def _hand_value(self, size: int) -> float:
+        rounds_left = 6 - self.round
+        if rounds_left <= 0:
+            return 0.0
+        scale = 1.0 if rounds_left >= 2 else 0.45
+        value = 0.0
+        for i in range(min(size, 8)):
+            value += 0.7 if i < 4 else (0.4 if i < 6 else 0.15)
+        return scale * value
+
+
+def _choose_discard(view: MineView, legal: list[Any]) -> Any:
+    return min(
+        legal,
+        key=lambda a: (
+            (_card_keep_value(a.card, view.round), -a.card)
+            if isinstance(a, DiscardCard)
+            else (99.0, 0)
+        ),
+    )
+
+
+def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
+    """Return the bot's action: always an element of ``legal``, decided from ``view`` only."""
+    if not legal:
+        raise ValueError("the bot was asked to act with no legal action")
+    if view.phase == "discard" or view.you is None or view.hand is None:
+        if all(isinstance(a, DiscardCard) for a in legal):
+            return _choose_discard(view, legal)
+        return legal[0]
+    ev = _Evaluator(view)
+    base_plan = ev.plan()
+    hand_size = len(view.hand)
+    base = ev.value(base_plan, hand_size)
+    best: Any = None
+    best_gain = 0.05
+    for action in legal:
+        if not isinstance(action, PlaceCard):
+            continue
+        p = _Plan(
+            list(base_plan.events),
+            {k: list(v) for k, v in base_plan.raids.items()},
+            list(base_plan.watch),
+            list(base_plan.mine),
+            list(base_plan.rec),
+        )
+        ev._add(p, action.card, action.location, action.victim)
+        gain = ev.value(p, hand_size - 1) - base
+        gain += rng.random() * 1e-6  # deterministic given rng; breaks exact ties
+        if gain > best_gain:
+            best, best_gain = action, gain
+    if best is None:
+        return next((a for a in legal if isinstance(a, PassTurn)), legal[-1])
+    return best

@@ -1,0 +1,1038 @@
+"""MINE! rules engine: state, setup, placement, resolution, the dummy, the end (rules/mine.md).
+
+Everything automatic (the dummy director of §7, auto-passes, the six resolution steps of §5,
+the dummy's discards, clean-up, the next round) runs inside :func:`apply` until a seat must
+decide again; :func:`to_act` therefore only ever names seats.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import itertools
+from typing import Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from app.games.base import (
+    Event,
+    GameOver,
+    IllegalAction,
+    InvalidOptions,
+    NotYourTurn,
+    Result,
+    Rng,
+    Seat,
+    Transition,
+)
+from app.games.mine import events as ev
+from app.games.mine.actions import DiscardCard, MineAction, PassTurn, PlaceCard
+from app.games.mine.data import (
+    ATK,
+    DEF,
+    DIE_CARD_IDS,
+    DIE_CARDS,
+    END_SCORE,
+    EVENT_IDS,
+    EXT,
+    HAND_LIMIT,
+    IS_EVENT,
+    KIND,
+    MAX_PLACED,
+    MAX_SEATS,
+    MIN_SEATS,
+    N_COAL,
+    PROFESSION_IDS,
+    REC,
+    ROUNDS,
+    START_COAL,
+    START_COAL_VARIANT,
+    CardId,
+    Location,
+    card_name,
+    starting_hand,
+)
+
+Phase: TypeAlias = Literal["placement", "discard", "over"]
+
+
+# --------------------------------------------------------------------------- models
+
+
+class MineOptions(BaseModel):
+    """Table options (§3): ``dummy`` auto/true/false, ``variant``, ``first_player``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dummy: Literal["auto"] | bool = "auto"
+    variant: bool = False
+    first_player: Literal["random"] | StrictInt = "random"
+
+
+class Placement(BaseModel):
+    """One card placed this round (in placement order)."""
+
+    card: int
+    location: Location
+    victim: int | None = None
+
+
+class Director(BaseModel):
+    """A director's board, hand and pawn. ``seat`` is None for the dummy (§7)."""
+
+    seat: int | None
+    hand: list[int]
+    stock: int
+    score: int = 0
+    placed: list[Placement] = Field(default_factory=list)
+    passed: bool = False
+
+    @property
+    def is_dummy(self) -> bool:
+        return self.seat is None
+
+    @property
+    def done(self) -> bool:
+        """Passed, or placed its four cards (§5.2)."""
+        return self.passed or len(self.placed) >= MAX_PLACED
+
+    def at(self, location: Location) -> list[int]:
+        """Cards placed at ``location``, in placement order."""
+        return [p.card for p in self.placed if p.location == location]
+
+    def victims(self) -> list[int]:
+        """Victims of this director's raid stacks, in the order the stacks were opened."""
+        out: list[int] = []
+        for p in self.placed:
+            if p.location == "shelter" and p.victim is not None and p.victim not in out:
+                out.append(p.victim)
+        return out
+
+    def stack(self, victim: int) -> list[int]:
+        """Cards of the stack against ``victim``, in placement order."""
+        return [p.card for p in self.placed if p.location == "shelter" and p.victim == victim]
+
+
+class RaidReport(BaseModel):
+    raider: int
+    victim: int
+    attack: int
+    defence: int
+    outcome: Literal["failed", "cancelled", "succeeded"]
+    claim: int
+    taken: int
+
+
+class RoundReport(BaseModel):
+    """The public numbers of the last resolution (§8), kept for the view until the next one."""
+
+    round: int
+    firedamp: int = 0
+    event_owners: dict[str, int] = Field(default_factory=dict)
+    raids: list[RaidReport] = Field(default_factory=list)
+    sale_limits: list[int] = Field(default_factory=list)
+    sold: list[int] = Field(default_factory=list)
+    extraction: list[int] = Field(default_factory=list)
+    blasted: list[bool] = Field(default_factory=list)
+    taken: list[int] = Field(default_factory=list)
+    drawn: list[int] = Field(default_factory=list)
+    discarded: list[int] = Field(default_factory=list)
+
+
+class Roll(BaseModel):
+    """One die roll of a roll-off (R7)."""
+
+    director: int
+    value: int
+
+
+class FinalOutcome(BaseModel):
+    """The settled order of every director (dummy included) and how ties were broken (§6)."""
+
+    reason: Literal["score_21", "round_6"]
+    order: list[int]
+    rolls: list[list[Roll]] = Field(default_factory=list)
+    tiebreak: str = ""
+
+
+class MineState(BaseModel):
+    """The complete game state (hidden parts included; see view.py for redaction)."""
+
+    n_seats: int
+    dummy: bool
+    variant: bool
+    rng: Rng
+    directors: list[Director]
+    round: int = 1
+    die_holder: int = 0
+    phase: Phase = "placement"
+    turn: int | None = None
+    supply: int = 0
+    box: int = 0
+    coal_created: int = 0
+    draw_pile: list[int] = Field(default_factory=list)
+    discard_pile: list[int] = Field(default_factory=list)
+    die_pile: list[str] = Field(default_factory=list)
+    die_card: str | None = None
+    used_die_cards: list[str] = Field(default_factory=list)
+    dummy_plan: list[Placement] = Field(default_factory=list)
+    revealed_step: int = 0
+    report: RoundReport | None = None
+    final: FinalOutcome | None = None
+
+    @property
+    def n_directors(self) -> int:
+        return len(self.directors)
+
+    @property
+    def dummy_index(self) -> int | None:
+        return self.n_seats if self.dummy else None
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def director_label(state: MineState, d: int) -> str:
+    """English label of a director used in error messages and tie-break text."""
+    return "the dummy" if state.directors[d].is_dummy else f"seat {d}"
+
+
+def turn_order(state: MineState) -> list[int]:
+    """Directors from the die holder, clockwise (§5.2, §5.3)."""
+    n = state.n_directors
+    return [(state.die_holder + i) % n for i in range(n)]
+
+
+def clockwise_from_left(n: int, d: int) -> list[int]:
+    """The other directors in clockwise order from ``d``'s left."""
+    return [(d + i) % n for i in range(1, n)]
+
+
+def die_value(state: MineState) -> int:
+    """The die shows the round number (§2.7)."""
+    return state.round
+
+
+def sale_max(state: MineState) -> int:
+    """Base sale limit of the round: die value, or the die card's sale maximum (variant)."""
+    if state.variant and state.die_card is not None:
+        return DIE_CARDS[state.die_card].sale_max
+    return die_value(state)
+
+
+def mine_max(state: MineState) -> int | None:
+    """Variant only: the die card's mine maximum of the round (None in the base game)."""
+    if state.variant and state.die_card is not None:
+        return DIE_CARDS[state.die_card].mine_max
+    return None
+
+
+def _ext_key(card: CardId) -> tuple[int, int, int]:
+    return (EXT[card], ATK[card] + DEF[card] + EXT[card] + REC[card], -card)
+
+
+def profession_count(hand: list[int]) -> int:
+    """Profession cards in a hand (event cards do not count, §6 key 3)."""
+    return sum(1 for c in hand if not IS_EVENT[c])
+
+
+def options_resolved(options: MineOptions, n_players: int) -> bool:
+    """Whether the dummy plays, given the option and the seat count (§3)."""
+    if options.dummy == "auto":
+        return n_players == 2
+    return bool(options.dummy)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+def validate_options(options: MineOptions, n_players: int) -> None:
+    """Raise InvalidOptions with a human reason (§3).
+
+    >>> validate_options(MineOptions(dummy=True), 6)
+    Traceback (most recent call last):
+    ...
+    app.games.base.InvalidOptions: the dummy director needs a free colour: it is allowed with 2-5 seats, not 6 (§3)
+    """
+    if not MIN_SEATS <= n_players <= MAX_SEATS:
+        raise InvalidOptions(f"MINE! is played by 2 to 6 seats, not {n_players} (§3)")
+    if options.dummy is True and n_players >= MAX_SEATS:
+        raise InvalidOptions(
+            f"the dummy director needs a free colour: it is allowed with 2-5 seats, "
+            f"not {n_players} (§3)"
+        )
+    fp = options.first_player
+    if fp != "random" and not (isinstance(fp, int) and 0 <= fp < n_players):
+        raise InvalidOptions(
+            f"first_player must be 'random' or a seat number 0-{n_players - 1}, not {fp!r} (§3)"
+        )
+
+
+def setup(n_players: int, seed: int, options: MineOptions) -> MineState:
+    """Return the initial state (§4), chance drawn in the order R1, R2, R3 (§9), then round 1."""
+    validate_options(options, n_players)
+    dummy = options_resolved(options, n_players)
+    n_dir = n_players + (1 if dummy else 0)
+    coal = START_COAL_VARIANT if options.variant else START_COAL
+    rng = Rng.from_seed(seed)
+    # R1: first die holder among the seats (the dummy never starts).
+    fp = options.first_player
+    first = rng.below(n_players) if fp == "random" else int(fp)
+    directors = [
+        Director(seat=k if k < n_players else None, hand=starting_hand(k), stock=coal)
+        for k in range(n_dir)
+    ]
+    dealt = {c for d in directors for c in d.hand}
+    # R2: the draw pile, ascending ids before the shuffle.
+    pile = [c for c in sorted((*PROFESSION_IDS, *EVENT_IDS)) if c not in dealt]
+    rng.shuffle(pile)
+    die_pile: list[str] = []
+    if options.variant:
+        die_pile = list(DIE_CARD_IDS)
+        rng.shuffle(die_pile)  # R3
+    rest = N_COAL - coal * n_dir
+    state = MineState(
+        n_seats=n_players,
+        dummy=dummy,
+        variant=options.variant,
+        rng=rng,
+        directors=directors,
+        round=1,
+        die_holder=first,
+        supply=0 if options.variant else rest,
+        box=rest if options.variant else 0,
+        draw_pile=pile,
+        die_pile=die_pile,
+    )
+    events: list[Event] = []
+    _start_round(state, events)
+    _advance(state, events)
+    return state
+
+
+# --------------------------------------------------------------------------- turn structure
+
+
+def to_act(state: MineState) -> frozenset[Seat]:
+    """The seat that must decide now (§10); empty when the game is over."""
+    if state.phase == "placement" and state.turn is not None:
+        seat = state.directors[state.turn].seat
+        return frozenset() if seat is None else frozenset({seat})
+    if state.phase == "discard":
+        d = _first_over_limit(state)
+        if d is not None:
+            seat = state.directors[d].seat
+            if seat is not None:
+                return frozenset({seat})
+    return frozenset()
+
+
+def _first_over_limit(state: MineState) -> int | None:
+    for d in turn_order(state):
+        if len(state.directors[d].hand) > HAND_LIMIT:
+            return d
+    return None
+
+
+def legal_actions(state: MineState, seat: Seat) -> list[MineAction]:
+    """Every legal action of ``seat`` in the order of §10; empty if it is not to act."""
+    if seat not in to_act(state):
+        return []
+    d = state.directors[seat]
+    if state.phase == "discard":
+        return [DiscardCard(card=c) for c in sorted(d.hand)]
+    victims = clockwise_from_left(state.n_directors, seat)
+    out: list[MineAction] = []
+    for c in sorted(d.hand):
+        if IS_EVENT[c]:
+            out.append(_place_action(c, "events", None))
+            continue
+        out.extend(_place_action(c, "shelter", v) for v in victims)
+        out.append(_place_action(c, "watchtower", None))
+        out.append(_place_action(c, "mine", None))
+        out.append(_place_action(c, "recruitment", None))
+    out.append(_PASS)
+    return out
+
+
+_PASS = PassTurn()
+
+
+@functools.cache
+def _place_action(card: int, location: Location, victim: int | None) -> PlaceCard:
+    """Shared immutable action objects (frozen models), so legal_actions stays cheap."""
+    return PlaceCard(card=card, location=location, victim=victim)
+
+
+def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
+    """Apply one seat's action and every automatic step after it.
+
+    Raises GameOver, NotYourTurn or IllegalAction (naming the rule); never mutates ``state``.
+    """
+    if state.phase == "over":
+        raise GameOver("the game is over; no action is accepted (§6)")
+    if seat not in to_act(state):
+        raise NotYourTurn(f"seat {seat} is not to act now; waiting for {sorted(to_act(state))}")
+    if state.phase == "placement" and isinstance(action, DiscardCard):
+        raise IllegalAction(
+            f"cannot discard card {action.card}: discards happen only at the hand-limit check "
+            "after recruitment (§5.9.4)"
+        )
+    if state.phase == "discard" and not isinstance(action, DiscardCard):
+        raise IllegalAction(
+            f"cannot {action.type} now: you hold more than {HAND_LIMIT} cards and must discard "
+            "one card (§5.9.4)"
+        )
+    # One private copy per apply; dump/validate is a deep copy, about 3x faster than deepcopy.
+    s = MineState.model_validate(state.model_dump())
+    events: list[Event] = []
+    if isinstance(action, PlaceCard):
+        _check_place(s, seat, action)
+        _place(
+            s,
+            seat,
+            Placement(card=action.card, location=action.location, victim=action.victim),
+            events,
+        )
+    elif isinstance(action, PassTurn):
+        s.directors[seat].passed = True
+        events.append(ev.PlacementPassed(director=seat, reason="chose"))
+        s.turn = (seat + 1) % s.n_directors
+    elif isinstance(action, DiscardCard):
+        hand = s.directors[seat].hand
+        if action.card not in hand:
+            raise IllegalAction(
+                f"cannot discard card {action.card}: it is not in your hand (§5.9.4)"
+            )
+        _discard(s, seat, action.card, events, automatic=False)
+    else:  # pragma: no cover - the union is closed
+        raise IllegalAction(f"unknown action {action!r}")
+    _advance(s, events)
+    return Transition(s, events)
+
+
+def _check_place(state: MineState, seat: int, a: PlaceCard) -> None:
+    d = state.directors[seat]
+    what = f"card {a.card}"
+    if a.card in PROFESSION_IDS or a.card in EVENT_IDS:
+        what = card_name(a.card)
+    where = a.location
+    if a.card not in d.hand:
+        raise IllegalAction(f"cannot place {what}: it is not in your hand (§5.2)")
+    if d.done:  # pragma: no cover - done directors are never to act
+        raise IllegalAction(f"cannot place {what}: you have placed {MAX_PLACED} cards (§5.2)")
+    if where == "expedition":
+        raise IllegalAction(
+            f"cannot place {what} on Expedition: nothing is ever placed there, it holds your "
+            "coal stock (§2.3, §5.2)"
+        )
+    if IS_EVENT[a.card] and where != "events":
+        raise IllegalAction(
+            f"cannot place {what} on {where}: event cards go on Events only (§2.3, §5.2)"
+        )
+    if not IS_EVENT[a.card] and where == "events":
+        raise IllegalAction(
+            f"cannot place {what} on Events: only event cards go there (§2.3, §5.2)"
+        )
+    if where == "shelter":
+        if a.victim is None:
+            raise IllegalAction(
+                f"cannot place {what} at the Looters' Shelter without a victim: name the "
+                "director raided (§5.2)"
+            )
+        if a.victim == seat:
+            raise IllegalAction(
+                f"cannot raid yourself with {what}: a victim is another director (§5.2)"
+            )
+        if not 0 <= a.victim < state.n_directors:
+            raise IllegalAction(
+                f"cannot raid director {a.victim} with {what}: there are directors "
+                f"0-{state.n_directors - 1} (§5.2)"
+            )
+    elif a.victim is not None:
+        raise IllegalAction(
+            f"cannot name victim {a.victim} for {what} on {where}: only a card at the "
+            "Looters' Shelter names a victim (§5.2)"
+        )
+
+
+def _place(state: MineState, d: int, p: Placement, events: list[Event]) -> None:
+    director = state.directors[d]
+    if not director.is_dummy:  # the dummy's cards already left its hand (§7.2)
+        director.hand.remove(p.card)
+    opened = p.location == "shelter" and p.victim not in director.victims()
+    director.placed.append(p)
+    events.append(
+        ev.CardPlaced(
+            director=d,
+            location=p.location,
+            victim=p.victim,
+            stack_opened=opened,
+            placed_count=len(director.placed),
+            dummy=director.is_dummy,
+        )
+    )
+    # No private echo (OwnCardPlaced) of the card: the seat's own view already shows it face
+    # up, and an action whose events are all public can be taken back (undoable, §5.2).
+    state.turn = (d + 1) % state.n_directors
+
+
+def _discard(state: MineState, d: int, card: int, events: list[Event], *, automatic: bool) -> None:
+    state.directors[d].hand.remove(card)
+    state.discard_pile.append(card)
+    if state.report is not None:
+        state.report.discarded[d] += 1
+    events.append(ev.CardDiscarded(director=d, card=card, automatic=automatic))
+
+
+def _advance(state: MineState, events: list[Event]) -> None:
+    """Run every automatic step until a seat must decide or the game is over."""
+    while True:
+        if state.phase == "placement":
+            if all(d.done for d in state.directors):
+                _resolve(state, events)
+                continue
+            assert state.turn is not None
+            d = state.turn
+            director = state.directors[d]
+            if director.done:
+                state.turn = (d + 1) % state.n_directors
+                continue
+            if director.is_dummy:
+                if state.dummy_plan:
+                    _place(state, d, state.dummy_plan.pop(0), events)
+                else:
+                    director.passed = True
+                    events.append(ev.PlacementPassed(director=d, reason="dummy_plan_done"))
+                    state.turn = (d + 1) % state.n_directors
+                continue
+            if not director.hand:
+                director.passed = True
+                events.append(ev.PlacementPassed(director=d, reason="empty_hand"))
+                state.turn = (d + 1) % state.n_directors
+                continue
+            return
+        if state.phase == "discard":
+            over = _first_over_limit(state)
+            if over is None:
+                _clean_up(state, events)
+                continue
+            director = state.directors[over]
+            if director.is_dummy:
+                # §7.5: lowest EXT, then lowest total, then highest id.
+                card = min(director.hand, key=_ext_key)
+                _discard(state, over, card, events, automatic=True)
+                continue
+            return
+        return
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def _start_round(state: MineState, events: list[Event]) -> None:
+    """§5.1 and the start of §5.2: variant die card, the dummy's cards and plan (R4, R5)."""
+    for d in state.directors:
+        d.placed = []
+        d.passed = False
+    state.revealed_step = 0
+    state.phase = "placement"
+    state.turn = state.die_holder
+    if state.variant and state.die_pile:
+        state.die_card = state.die_pile.pop(0)
+    card = DIE_CARDS[state.die_card] if state.variant and state.die_card else None
+    events.append(
+        ev.RoundStarted(
+            round=state.round,
+            die_holder=state.die_holder,
+            die_card=state.die_card if state.variant else None,
+            mine_max=card.mine_max if card else None,
+            sale_max=card.sale_max if card else None,
+        )
+    )
+    state.dummy_plan = _dummy_plan(state) if state.dummy else []
+
+
+def _best(cards: list[int], values: tuple[int, ...]) -> int:
+    """`best(X)` of §7.3: highest X; ties → lower EXT; then → lower id."""
+    return min(cards, key=lambda c: (-values[c], EXT[c], c))
+
+
+def _dummy_plan(state: MineState) -> list[Placement]:
+    """The dummy's four cards and their plan (§7.2-7.4), drawing R4 then R5."""
+    dn = state.dummy_index
+    assert dn is not None
+    dummy = state.directors[dn]
+    hand = sorted(dummy.hand)
+    if len(hand) > MAX_PLACED:
+        state.rng.shuffle(hand)  # R4
+        chosen, rest = hand[:MAX_PLACED], hand[MAX_PLACED:]
+    else:
+        chosen, rest = hand, []
+    dummy.hand = sorted(rest)
+    c = list(chosen)
+    order = clockwise_from_left(state.n_directors, dn)
+    o = [v for v in order if state.directors[v].stock >= 1]
+    plan: list[Placement] = []
+
+    def take(values: tuple[int, ...]) -> int:
+        card = _best(c, values)
+        c.remove(card)
+        return card
+
+    if state.round < ROUNDS:
+        if dummy.stock >= 1 and c:
+            plan.append(Placement(card=take(DEF), location="watchtower"))
+        if o and c:
+            victim = o[0] if len(o) == 1 else o[state.rng.below(len(o))]  # R5
+            plan.append(Placement(card=take(ATK), location="shelter", victim=victim))
+        if c:
+            plan.append(Placement(card=take(REC), location="recruitment"))
+        plan.extend(Placement(card=card, location="mine") for card in sorted(c))
+        c.clear()
+    else:
+        if dummy.stock >= 1:
+            for _ in range(2):
+                if c:
+                    plan.append(Placement(card=take(DEF), location="watchtower"))
+        if o:
+            ranked = sorted(o, key=lambda v: (-state.directors[v].stock, order.index(v)))
+            i = 0
+            while c:
+                plan.append(
+                    Placement(card=take(ATK), location="shelter", victim=ranked[i % len(ranked)])
+                )
+                i += 1
+        else:
+            plan.extend(Placement(card=card, location="mine") for card in sorted(c))
+            c.clear()
+    return plan
+
+
+def _owners(state: MineState) -> dict[str, int]:
+    """Owner of each revealed non-firedamp event kind (§5.4)."""
+    out: dict[str, int] = {}
+    for i, d in enumerate(state.directors):
+        for card in d.at("events"):
+            if KIND[card] != "firedamp":
+                out[KIND[card]] = i
+    return out
+
+
+def _reveal(state: MineState, location: Location, events: list[Event]) -> None:
+    cards: list[ev.RevealedCard] = []
+    for d in turn_order(state):
+        director = state.directors[d]
+        if location == "shelter":
+            for v in clockwise_from_left(state.n_directors, d):
+                cards.extend(
+                    ev.RevealedCard(director=d, card=c, victim=v) for c in director.stack(v)
+                )
+        else:
+            cards.extend(ev.RevealedCard(director=d, card=c) for c in director.at(location))
+    events.append(ev.CardsRevealed(location=location, cards=tuple(cards)))
+
+
+def _resolve(state: MineState, events: list[Event]) -> None:
+    """The resolution steps 1-6 of §5.3-5.9 (draws included; discards follow)."""
+    n = state.n_directors
+    order = turn_order(state)
+    report = RoundReport(
+        round=state.round,
+        sale_limits=[0] * n,
+        sold=[0] * n,
+        extraction=[0] * n,
+        blasted=[False] * n,
+        taken=[0] * n,
+        drawn=[0] * n,
+        discarded=[0] * n,
+    )
+    state.report = report
+    state.turn = None
+    # Step 1 - Events (§5.4).
+    state.revealed_step = 1
+    _reveal(state, "events", events)
+    firedamp = sum(1 for d in state.directors for c in d.at("events") if KIND[c] == "firedamp")
+    owners = _owners(state)
+    report.firedamp = firedamp
+    report.event_owners = owners
+    events.append(ev.FiredampCounted(firedamp=firedamp))
+    # Steps 2 and 3 - raids against the watchtowers (§5.5).
+    state.revealed_step = 3
+    _reveal(state, "shelter", events)
+    _reveal(state, "watchtower", events)
+    _settle_raids(state, owners, events)
+    # Step 4 - Expedition (§5.6).
+    state.revealed_step = 4
+    base_limit = sale_max(state)
+    for d in order:
+        director = state.directors[d]
+        limit = base_limit
+        big_order = owners.get("big_order") == d
+        cage_breakdown = owners.get("cage_breakdown") not in (None, d)
+        if big_order:
+            limit += 2
+        if cage_breakdown:
+            limit -= 1
+        limit = max(0, limit)
+        sold = min(director.stock, limit)
+        director.stock -= sold
+        director.score += sold
+        state.supply += sold
+        report.sale_limits[d] = limit
+        report.sold[d] = sold
+        events.append(
+            ev.CoalSold(
+                director=d,
+                limit=limit,
+                sold=sold,
+                stock=director.stock,
+                score=director.score,
+                base_limit=base_limit,
+                big_order=big_order,
+                cage_breakdown=cage_breakdown,
+            )
+        )
+    # End check (§5.7).
+    if any(d.score >= END_SCORE for d in state.directors):
+        _finish(state, "score_21", events)
+        return
+    # Step 5 - Mine (§5.8).
+    state.revealed_step = 5
+    _reveal(state, "mine", events)
+    cap = mine_max(state)
+    for d in order:
+        director = state.directors[d]
+        mine = director.at("mine")
+        base = sum(EXT[c] for c in mine)
+        pit_builders = sum(1 for c in mine if KIND[c] == "pit_builder")
+        blasted = firedamp >= 1 and pit_builders < firedamp and owners.get("safety_lamp") != d
+        extraction = 0
+        if not blasted:
+            extraction = base
+            if owners.get("rich_seam") == d and mine:
+                extraction += 2
+            if owners.get("strike") not in (None, d):
+                extraction //= 2
+            if cap is not None:
+                extraction = min(extraction, cap)
+        taken = min(extraction, state.supply)
+        state.supply -= taken
+        from_box = created = 0
+        if director.is_dummy and taken < extraction:
+            # §5.8 dummy exception: full extraction, from the box (variant), then created.
+            short = extraction - taken
+            from_box = min(short, state.box)
+            state.box -= from_box
+            created = short - from_box
+            state.coal_created += created
+            taken = extraction
+        director.stock += taken
+        report.extraction[d] = extraction
+        report.blasted[d] = blasted
+        report.taken[d] = taken
+        events.append(
+            ev.CoalExtracted(
+                director=d,
+                base=base,
+                blasted=blasted,
+                extraction=extraction,
+                taken=taken,
+                created=created,
+                from_box=from_box,
+                supply=state.supply,
+                pit_builders=pit_builders,
+                firedamp=firedamp,
+                safety_lamp=owners.get("safety_lamp") == d,
+                rich_seam=owners.get("rich_seam") == d and bool(mine) and not blasted,
+                strike=owners.get("strike") not in (None, d) and not blasted,
+                mine_max=cap if not blasted else None,
+            )
+        )
+    # Step 6 - Recruitment (§5.9 1-3).
+    state.revealed_step = 6
+    _reveal(state, "recruitment", events)
+    for d in order:
+        director = state.directors[d]
+        rec = director.at("recruitment")
+        wanted = (2 + sum(REC[c] for c in rec)) if rec else 0
+        if owners.get("hiring_day") == d:
+            wanted += 2
+        if wanted:
+            got = _draw(state, d, wanted, events)
+            report.drawn[d] = len(got)
+            events.append(ev.CardsDrawn(director=d, wanted=wanted, count=len(got)))
+            if director.seat is not None and got:
+                events.append(
+                    ev.CardsReceived(
+                        director=d, cards=tuple(got), visible_to=frozenset({director.seat})
+                    )
+                )
+    state.phase = "discard"
+
+
+def _settle_raids(state: MineState, owners: dict[str, int], events: list[Event]) -> None:
+    """§5.5: snapshot L, full DEF against each stack, strongest first, ⌊R/k⌋ for ties."""
+    n = state.n_directors
+    snapshot = [d.stock for d in state.directors]
+    gains = [0] * n
+    rest = list(snapshot)
+    assert state.report is not None
+    for v in turn_order(state):
+        defence = sum(DEF[c] for c in state.directors[v].at("watchtower"))
+        stacks: list[tuple[int, int]] = []
+        for r in clockwise_from_left(n, v):
+            cards = state.directors[r].stack(v)
+            if cards:
+                stacks.append((r, sum(ATK[c] for c in cards)))
+        if not stacks:
+            continue
+        reports: dict[int, RaidReport] = {}
+        available: dict[int, int] = {}
+        tied: dict[int, tuple[int, ...]] = {}
+        if owners.get("gendarmes") == v:
+            for r, atk in stacks:
+                reports[r] = RaidReport(
+                    raider=r,
+                    victim=v,
+                    attack=atk,
+                    defence=defence,
+                    outcome="cancelled",
+                    claim=0,
+                    taken=0,
+                )
+        else:
+            remaining = snapshot[v]
+            winners: dict[int, list[int]] = {}
+            for r, atk in stacks:
+                if atk > defence:
+                    winners.setdefault(atk, []).append(r)
+                else:
+                    reports[r] = RaidReport(
+                        raider=r,
+                        victim=v,
+                        attack=atk,
+                        defence=defence,
+                        outcome="failed",
+                        claim=0,
+                        taken=0,
+                    )
+            for atk in sorted(winners, reverse=True):
+                group = winners[atk]
+                claim = atk - defence
+                k = len(group)
+                each = claim if k * claim <= remaining else remaining // k
+                for r in group:
+                    available[r] = remaining
+                    tied[r] = tuple(x for x in group if x != r)
+                remaining -= k * each
+                for r in group:
+                    gains[r] += each
+                    reports[r] = RaidReport(
+                        raider=r,
+                        victim=v,
+                        attack=atk,
+                        defence=defence,
+                        outcome="succeeded",
+                        claim=claim,
+                        taken=each,
+                    )
+            rest[v] = remaining
+        for r, _ in stacks:
+            rep = reports[r]
+            state.report.raids.append(rep)
+            events.append(
+                ev.RaidSettled(
+                    **rep.model_dump(),
+                    cards=tuple(state.directors[r].stack(v)),
+                    guards=tuple(state.directors[v].at("watchtower")),
+                    stock=snapshot[v],
+                    available=available.get(r),
+                    tied_with=tied.get(r, ()),
+                )
+            )
+    for i, d in enumerate(state.directors):
+        d.stock = rest[i] + gains[i]
+    after = tuple(d.stock for d in state.directors)
+    if after != tuple(snapshot):
+        events.append(ev.StocksLooted(before=tuple(snapshot), after=after))
+
+
+def _draw(state: MineState, d: int, wanted: int, events: list[Event]) -> list[int]:
+    """Draw ``wanted`` cards one at a time, reshuffling the discard pile when needed (§5.9)."""
+    director = state.directors[d]
+    got: list[int] = []
+    while len(got) < wanted:
+        if director.is_dummy and not any(
+            not IS_EVENT[c] for c in (*state.draw_pile, *state.discard_pile)
+        ):
+            break
+        if not state.draw_pile:
+            if not state.discard_pile:
+                break
+            pile = state.discard_pile
+            state.discard_pile = []
+            state.rng.shuffle(pile)  # R6
+            state.draw_pile = pile
+            events.append(ev.DrawPileReshuffled(cards=len(pile)))
+        card = state.draw_pile.pop(0)
+        if director.is_dummy and IS_EVENT[card]:
+            state.discard_pile.append(card)
+            events.append(ev.DummyEventReplaced(director=d, card=card))
+            continue
+        bisect.insort(director.hand, card)
+        got.append(card)
+    return got
+
+
+def _clean_up(state: MineState, events: list[Event]) -> None:
+    """§5.10: placed cards to the discard pile in the fixed order, die card aside, die passes."""
+    discarded: list[int] = []
+    n = state.n_directors
+    for d in turn_order(state):
+        director = state.directors[d]
+        discarded.extend(director.at("events"))
+        for v in clockwise_from_left(n, d):
+            discarded.extend(director.stack(v))
+        for loc in ("watchtower", "mine", "recruitment"):
+            discarded.extend(director.at(loc))
+        director.placed = []
+        director.passed = False
+    state.discard_pile.extend(discarded)
+    if state.variant and state.die_card is not None:
+        state.used_die_cards.append(state.die_card)
+        state.die_card = None
+    state.revealed_step = 0
+    if state.round >= ROUNDS:
+        events.append(ev.RoundCleanedUp(round=state.round, discarded=tuple(discarded)))
+        _finish(state, "round_6", events)
+        return
+    state.die_holder = (state.die_holder + 1) % n
+    events.append(
+        ev.RoundCleanedUp(
+            round=state.round, discarded=tuple(discarded), next_die_holder=state.die_holder
+        )
+    )
+    state.round += 1
+    _start_round(state, events)
+
+
+# --------------------------------------------------------------------------- the end
+
+
+def _keys(state: MineState, d: int) -> tuple[int, int, int]:
+    director = state.directors[d]
+    return (director.score, director.stock, profession_count(director.hand))
+
+
+def _finish(state: MineState, reason: Literal["score_21", "round_6"], events: list[Event]) -> None:
+    """Rank every director (§6), rolling off the remaining ties with R7, and end the game."""
+    n = state.n_directors
+    order_from_holder = turn_order(state)
+    ranked = sorted(range(n), key=lambda d: (tuple(-k for k in _keys(state, d)), d))
+    rolls: list[list[Roll]] = []
+    final: list[int] = []
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and _keys(state, ranked[j + 1]) == _keys(state, ranked[i]):
+            j += 1
+        group = ranked[i : j + 1]
+        if len(group) == 1:
+            final.append(group[0])
+        else:
+            final.extend(_roll_off(state, group, order_from_holder, rolls))
+        i = j + 1
+    state.final = FinalOutcome(
+        reason=reason, order=final, rolls=rolls, tiebreak=_tiebreak_text(state, final, rolls)
+    )
+    state.phase = "over"
+    state.turn = None
+    events.append(
+        ev.GameEnded(
+            reason=reason,
+            ranking=tuple(final),
+            scores=tuple(d.score for d in state.directors),
+            tiebreak=state.final.tiebreak,
+            round=state.round,
+            dummy=state.dummy_index,
+            stocks=tuple(d.stock for d in state.directors),
+            professions=tuple(
+                profession_count(state.directors[d].hand)
+                if any(_keys(state, o)[:2] == _keys(state, d)[:2] for o in range(n) if o != d)
+                else None
+                for d in range(n)
+            ),
+            rolls=tuple(
+                tuple(ev.DieRoll(director=r.director, value=r.value) for r in group)
+                for group in rolls
+            ),
+        )
+    )
+
+
+def _roll_off(
+    state: MineState, group: list[int], order: list[int], rolls: list[list[Roll]]
+) -> list[int]:
+    """§6 key 4: everyone in the group rolls once in turn order; equal rolls re-roll at once."""
+    members = [d for d in order if d in group]
+    this = [Roll(director=d, value=state.rng.between(1, 6)) for d in members]  # R7
+    rolls.append(this)
+    value = {r.director: r.value for r in this}
+    out: list[int] = []
+    for face in sorted({r.value for r in this}, reverse=True):
+        sub = [d for d in members if value[d] == face]
+        out.extend(sub if len(sub) == 1 else _roll_off(state, sub, order, rolls))
+    return out
+
+
+def _tiebreak_text(state: MineState, final: list[int], rolls: list[list[Roll]]) -> str:
+    """Which key separated each adjacent pair tied on score (and the rolls made)."""
+    parts: list[str] = []
+    for a, b in itertools.pairwise(final):
+        ka, kb = _keys(state, a), _keys(state, b)
+        if ka[0] != kb[0]:
+            continue
+        la, lb = director_label(state, a), director_label(state, b)
+        if ka[1] != kb[1]:
+            parts.append(f"{la} over {lb} by stock ({ka[1]}-{kb[1]})")
+        elif ka[2] != kb[2]:
+            parts.append(f"{la} over {lb} by profession cards in hand ({ka[2]}-{kb[2]})")
+        else:
+            seq = []
+            for group in rolls:
+                vals = {r.director: r.value for r in group}
+                if a in vals and b in vals:
+                    seq.append(f"{vals[a]}-{vals[b]}")
+            parts.append(f"{la} over {lb} by dice ({', then '.join(seq)})")
+    return "; ".join(parts)
+
+
+def result(state: MineState) -> Result | None:
+    """Scores of the seats, their ranking (dummy left out) and the dummy in ``details`` (§6)."""
+    if state.final is None:
+        return None
+    order = state.final.order
+    place = {d: i + 1 for i, d in enumerate(order)}
+    seats = [d for d in order if state.directors[d].seat is not None]
+    details: dict[str, object] = {
+        "reason": state.final.reason,
+        "rolls": [[r.model_dump() for r in g] for g in state.final.rolls],
+        "stocks": {d: state.directors[d].stock for d in range(state.n_seats)},
+    }
+    dn = state.dummy_index
+    if dn is not None:
+        dummy = state.directors[dn]
+        details["dummy"] = {"score": dummy.score, "stock": dummy.stock, "place": place[dn]}
+    return Result(
+        scores={d: state.directors[d].score for d in range(state.n_seats)},
+        ranking=seats,
+        tiebreak=state.final.tiebreak,
+        places={d: place[d] for d in seats},
+        details=details,
+    )
+
+
+def max_length(n_players: int) -> int:
+    """Bound on seat actions (§10): 6 rounds x 6 directors x (4 + 1 + 20) < 1000."""
+    return ROUNDS * MAX_SEATS * (MAX_PLACED + 1 + 20)

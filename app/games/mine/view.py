@@ -1,0 +1,206 @@
+"""What one seat (or a spectator) may see of a MINE! game (rules/mine.md §8).
+
+Public: scores, stocks, hand sizes, colour-card holdings, the supply (and box, created coal),
+round, die, turn order, who passed, the die cards, every placement's owner, location and victim
+(stack sizes), every revealed card until clean-up, the discard pile, the draw pile's size, every
+number of the resolution. Private: a seat's own hand and its own face-down cards (that seat
+only); the dummy's hand and unrevealed cards (nobody); draw-pile and die-pile order; the Rng.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from app.games.base import Seat
+from app.games.mine.data import (
+    COLOUR_IDS,
+    COLOUR_NAMES,
+    COLOUR_TOWNS,
+    END_SCORE,
+    HAND_LIMIT,
+    LOCATION_STEP,
+    MAX_PLACED,
+    ROUNDS,
+    Location,
+)
+from app.games.mine.rules import (
+    MineState,
+    Phase,
+    RoundReport,
+    clockwise_from_left,
+    die_value,
+    mine_max,
+    sale_max,
+    to_act,
+    turn_order,
+)
+
+
+class PlacedCardView(BaseModel):
+    """A placed card: owner's location and victim are public; ``card`` only when visible."""
+
+    location: Location
+    victim: int | None = None
+    card: int | None = None
+    revealed: bool = False
+
+
+class StackView(BaseModel):
+    """One raid stack: its victim (public, with the colour card) and its size."""
+
+    victim: int
+    colour: str
+    size: int
+
+
+class DirectorView(BaseModel):
+    director: int
+    seat: int | None
+    is_dummy: bool
+    colour: str
+    colour_name: str
+    #: The mining town of the colour (cosmetic, data.COLOUR_TOWNS).
+    town: str = ""
+    score: int
+    stock: int
+    hand_size: int
+    colour_cards: list[int]
+    placed: list[PlacedCardView]
+    placed_count: int
+    stacks: list[StackView]
+    passed: bool
+    done: bool
+    #: The dummy only: its chosen cards (§7.2) that it has not placed yet (faces hidden).
+    pending_cards: int = 0
+    hand: list[int] | None = None
+
+
+class FinalView(BaseModel):
+    reason: Literal["score_21", "round_6"]
+    order: list[int]
+    tiebreak: str
+
+
+class MineView(BaseModel):
+    """The redacted picture of a MINE! table for one seat (None = spectator)."""
+
+    game: Literal["mine"] = "mine"
+    you: int | None
+    phase: Phase
+    round: int
+    rounds: int = ROUNDS
+    end_score: int = END_SCORE
+    die_value: int
+    die_holder: int
+    turn_order: list[int]
+    turn: int | None
+    to_act: list[int]
+    n_seats: int
+    dummy: int | None
+    variant: bool
+    directors: list[DirectorView]
+    hand: list[int] | None
+    must_discard: int
+    supply: int
+    box: int
+    coal_created: int
+    draw_pile_size: int
+    discard_pile: list[int]
+    die_card: str | None
+    sale_limit: int
+    mine_max: int | None
+    used_die_cards: list[str]
+    die_pile_size: int
+    hand_limit: int = HAND_LIMIT
+    max_placed: int = MAX_PLACED
+    revealed_step: int
+    last_round: RoundReport | None
+    final: FinalView | None
+
+
+def view(state: MineState, seat: Seat | None) -> MineView:
+    """Return what ``seat`` may see (§8); ``None`` is a spectator."""
+    n = state.n_directors
+    directors: list[DirectorView] = []
+    for i, d in enumerate(state.directors):
+        mine = d.seat is not None and d.seat == seat
+        placed: list[PlacedCardView] = []
+        for p in d.placed:
+            revealed = LOCATION_STEP[p.location] <= state.revealed_step
+            placed.append(
+                PlacedCardView(
+                    location=p.location,
+                    victim=p.victim,
+                    card=p.card if (revealed or mine) else None,
+                    revealed=revealed,
+                )
+            )
+        victims = d.victims()
+        stacks = [StackView(victim=v, colour=COLOUR_IDS[v], size=len(d.stack(v))) for v in victims]
+        directors.append(
+            DirectorView(
+                director=i,
+                seat=d.seat,
+                is_dummy=d.is_dummy,
+                colour=COLOUR_IDS[i],
+                colour_name=COLOUR_NAMES["en"][i],
+                town=COLOUR_TOWNS[i],
+                score=d.score,
+                stock=d.stock,
+                hand_size=len(d.hand),
+                colour_cards=[v for v in clockwise_from_left(n, i) if v not in victims],
+                placed=placed,
+                placed_count=len(d.placed),
+                stacks=stacks,
+                passed=d.passed,
+                done=d.done,
+                pending_cards=len(state.dummy_plan) if d.is_dummy else 0,
+                hand=list(d.hand) if mine else None,
+            )
+        )
+    own = state.directors[seat] if seat is not None and 0 <= seat < state.n_seats else None
+    acting = to_act(state)
+    must = 0
+    if own is not None and state.phase == "discard" and seat in acting:
+        must = len(own.hand) - HAND_LIMIT
+    final = None
+    if state.final is not None:
+        final = FinalView(
+            reason=state.final.reason,
+            order=list(state.final.order),
+            tiebreak=state.final.tiebreak,
+        )
+    return MineView(
+        you=seat if own is not None else None,
+        phase=state.phase,
+        round=state.round,
+        die_value=die_value(state),
+        die_holder=state.die_holder,
+        turn_order=turn_order(state),
+        turn=state.turn if state.phase == "placement" else None,
+        to_act=sorted(acting),
+        n_seats=state.n_seats,
+        dummy=state.dummy_index,
+        variant=state.variant,
+        directors=directors,
+        hand=list(own.hand) if own is not None else None,
+        must_discard=must,
+        supply=state.supply,
+        box=state.box,
+        coal_created=state.coal_created,
+        draw_pile_size=len(state.draw_pile),
+        discard_pile=list(state.discard_pile),
+        die_card=state.die_card,
+        sale_limit=sale_max(state),
+        mine_max=mine_max(state),
+        used_die_cards=list(state.used_die_cards),
+        die_pile_size=len(state.die_pile),
+        revealed_step=state.revealed_step,
+        last_round=RoundReport.model_validate(state.report.model_dump()) if state.report else None,
+        final=final,
+    )
+
+
+__all__ = ["MineView", "view"]

@@ -1,0 +1,210 @@
+"""The sockets of each table held by this process, and the per-socket fan-out.
+
+On "table T is at version V" every socket of T loads the (cached) state and
+sends its own seat's view: redaction happens per socket, after the commit.
+Bursts coalesce: a socket that is still sending marks itself dirty and sends
+the newest picture once more, never a backlog of stale ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from starlette.websockets import WebSocket, WebSocketState
+
+from app import errors
+from app.db.models import Player
+from app.games.base import Locale
+from app.metrics import FRAMES
+from app.realtime.broker import TableUpdate
+from app.realtime.delta import view_patch
+from app.tables.service import TableService
+
+if TYPE_CHECKING:
+    from app.tables.chat import Chat
+
+log = logging.getLogger("partida.realtime")
+
+
+class Connection:
+    """One open socket: who is behind it and the last version it was sent."""
+
+    def __init__(self, websocket: WebSocket, table_id: str, player: Player | None) -> None:
+        self.websocket = websocket
+        self.table_id = table_id
+        self.player = player
+        self.last_version = 0
+        # With a language, every event a frame carries also has its readable line (text).
+        self.lang: Locale | None = None
+        # Delta mode (opt-in): after the first full view, state frames carry a JSON Patch
+        # from the last view this socket was sent: (its version, seat, view).
+        self.delta = False
+        self._last_view: tuple[int, int | None, Any] | None = None
+        self._send_lock = asyncio.Lock()
+        self._pump: asyncio.Task[None] | None = None
+        self._dirty = False
+        self._target = 0
+
+    @property
+    def player_id(self) -> str | None:
+        return self.player.id if self.player else None
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.send_raw(orjson.dumps(frame), str(frame.get("type")))
+
+    async def send_raw(self, payload: bytes, kind: str) -> None:
+        if self.websocket.application_state != WebSocketState.CONNECTED:
+            return
+        async with self._send_lock:
+            await self.websocket.send_text(payload.decode())
+        FRAMES.labels("out", kind).inc()
+
+    async def send_state(
+        self, service: TableService, *, since: int | None = None, ref: Any = None
+    ) -> None:
+        """Send the current picture, in full, with the events this seat missed since ``since``."""
+        snap = await service.snapshot(self.table_id)
+        self._last_view = None
+        await self._send_picture(
+            service, snap, since if since is not None else self.last_version, ref
+        )
+
+    def encode(self, snap: Any, picture: dict[str, Any]) -> dict[str, Any]:
+        """In delta mode, the picture with its view replaced by a patch against the last view
+        this socket got (patches are cached per version and seat: every socket of a seat at
+        the same base shares one)."""
+        view, seat, version = picture.get("view"), picture.get("seat"), picture["version"]
+        last, self._last_view = self._last_view, (version, seat, view)
+        if (
+            not self.delta
+            or last is None
+            or view is None
+            or last[2] is None
+            or last[1] != seat
+            or last[0] >= version
+        ):
+            return picture
+        key = (seat, last[0])
+        patches = snap.patches if snap is not None and snap.version == version else {}
+        patch = patches.get(key)
+        if patch is None:
+            patch = patches[key] = view_patch(last[2], view)
+        out = {k: v for k, v in picture.items() if k != "view"}
+        out["base_version"] = last[0]
+        out["view_patch"] = patch
+        return out
+
+    async def _send_picture(
+        self, service: TableService, snap: Any, since: int, ref: Any = None
+    ) -> None:
+        seat = snap.seat_of(self.player_id)
+        events = await service.events_since(snap, since, seat) if since else []
+        if events and self.lang:
+            events = service.with_text(snap, events, self.lang)
+        frame: dict[str, Any] = {
+            "type": "state",
+            **self.encode(snap, service.picture(snap, seat, events=events or [])),
+        }
+        if events is None:
+            frame["events_complete"] = False
+        if ref is not None:
+            frame["ref"] = ref
+        self.last_version = max(self.last_version, snap.version)
+        await self.send(frame)
+
+    def request_update(self, service: TableService, version: int) -> None:
+        self._target = max(self._target, version)
+        if self._pump is not None and not self._pump.done():
+            self._dirty = True
+            return
+        self._pump = asyncio.create_task(self._run_pump(service))
+
+    async def _run_pump(self, service: TableService) -> None:
+        try:
+            while True:
+                self._dirty = False
+                if self._target > self.last_version:
+                    snap = await service.snapshot_at_least(self.table_id, self._target)
+                    if snap.version > self.last_version:
+                        await self._send_picture(service, snap, self.last_version)
+                if not self._dirty:
+                    return
+        except errors.NotFound:
+            return
+        except Exception:
+            log.debug("socket update failed", exc_info=True)
+
+    def cancel(self) -> None:
+        if self._pump is not None:
+            self._pump.cancel()
+
+
+class Hub:
+    """Sockets per table in this process (boardgame.io's roomInfo/clientInfo)."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.tables: dict[str, set[Connection]] = {}
+        self.chat: Chat | None = None
+
+    def add(self, conn: Connection) -> None:
+        self.tables.setdefault(conn.table_id, set()).add(conn)
+
+    def remove(self, conn: Connection) -> None:
+        conns = self.tables.get(conn.table_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.tables[conn.table_id]
+        conn.cancel()
+
+    def connected_players(self, table_id: str) -> set[str]:
+        return {c.player_id for c in self.tables.get(table_id, ()) if c.player_id is not None}
+
+    def connected_by_table(self) -> list[tuple[str, set[str]]]:
+        """(table, players with a socket open here) for every table with sockets."""
+        return [(t, self.connected_players(t)) for t in list(self.tables)]
+
+    def count(self) -> int:
+        return sum(len(c) for c in self.tables.values())
+
+    async def on_update(self, update: TableUpdate) -> None:
+        if update.kind in ("table", "refresh"):
+            # Seats change without a new version: whatever this process cached is old.
+            self.service.invalidate(update.table_id)
+        conns = self.tables.get(update.table_id)
+        if not conns:
+            return
+        if update.kind == "state":
+            for conn in list(conns):
+                conn.request_update(self.service, update.version)
+            return
+        if update.kind == "chat":
+            message = await self.chat.message(update.version) if self.chat else None
+            if message is not None:
+                frame = {"type": "chat", "message": message}
+                await asyncio.gather(*(c.send(frame) for c in list(conns)), return_exceptions=True)
+            return
+        if update.kind == "refresh":
+            await asyncio.gather(
+                *(c.send_state(self.service) for c in list(conns)), return_exceptions=True
+            )
+            return
+        try:
+            snap = await self.service.snapshot(update.table_id)
+        except errors.NotFound:
+            gone = {"type": "table", "table": None, "deleted": update.table_id}
+            await asyncio.gather(*(c.send(gone) for c in list(conns)), return_exceptions=True)
+            return
+        # Each socket gets the table as its player may see it (a private table's invite
+        # code goes to the players seated there only).
+        await asyncio.gather(
+            *(
+                c.send({"type": "table", "table": self.service.table_public(snap, c.player_id)})
+                for c in list(conns)
+            ),
+            return_exceptions=True,
+        )

@@ -1,0 +1,246 @@
+"""The table WebSocket of API.md: per-seat state frames, actions, sync, ping.
+
+A malformed frame is answered with an error frame and the socket stays open;
+the socket is closed only for auth failure (4401), an unknown table (4404),
+oversized frames (1009) or flooding (1008).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from app import errors
+from app.games.base import Locale
+from app.metrics import FRAMES, SOCKETS
+from app.realtime.broker import TableUpdate
+from app.realtime.hub import Connection, Hub
+from app.tables.service import TableService, validation_details
+
+log = logging.getLogger("partida.realtime")
+router = APIRouter()
+
+_LANGS: dict[str, Locale] = {"es": "es", "en": "en"}
+
+CLOSE_AUTH, CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD = 4401, 4404, 1009, 1008
+
+
+class _Frame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ActionFrame(_Frame):
+    type: Literal["action"]
+    version: int
+    action: Any
+    id: str | None = Field(default=None, max_length=64)
+
+
+class UndoFrame(_Frame):
+    type: Literal["undo"]
+    version: int = Field(description="the table's current version (right after your action)")
+    id: str | None = Field(default=None, max_length=64)
+
+
+class SyncFrame(_Frame):
+    type: Literal["sync"]
+    version: int | None = Field(default=None, description="the last version this client saw")
+
+
+class PingFrame(_Frame):
+    type: Literal["ping"]
+
+
+class AuthFrame(_Frame):
+    type: Literal["auth"]
+    token: str = Field(max_length=200)
+
+
+class ChatFrame(_Frame):
+    type: Literal["chat"]
+    text: str = Field(max_length=500)
+
+
+ClientFrame = Annotated[
+    ActionFrame | UndoFrame | SyncFrame | PingFrame | AuthFrame | ChatFrame,
+    Field(discriminator="type"),
+]
+_FRAMES: TypeAdapter[Any] = TypeAdapter(ClientFrame)
+
+
+class _Bucket:
+    """Token bucket: ``rate`` frames per second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+        self.strikes = 0
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.strikes = 0
+            return True
+        self.strikes += 1
+        return False
+
+
+def _error_frame(exc: errors.AppError, ref: Any = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", **exc.envelope()}
+    if ref is not None:
+        frame["ref"] = ref
+    return frame
+
+
+@router.websocket("/api/v1/tables/{table_id}/ws")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """One socket per client per table; without a token it is a spectator's."""
+    service: TableService = websocket.app.state.service
+    hub: Hub = websocket.app.state.hub
+    settings = service.settings
+    await websocket.accept()
+    player = None
+    token = websocket.query_params.get("token")
+    if token:
+        player = await service.player_by_token(token)
+        if player is None:
+            await websocket.send_json(_error_frame(errors.Unauthorized("unknown or revoked token")))
+            await websocket.close(CLOSE_AUTH, "unauthorized")
+            return
+    try:
+        snap = await service.snapshot(table_id)
+    except errors.NotFound as exc:
+        await websocket.send_json(_error_frame(exc))
+        await websocket.close(CLOSE_NOT_FOUND, "no such table")
+        return
+    since: int | None = None
+    if (raw_since := websocket.query_params.get("since")) is not None:
+        since = int(raw_since) if raw_since.isdigit() else None
+
+    conn = Connection(websocket, table_id, player)
+    conn.lang = _LANGS.get(websocket.query_params.get("lang") or "")
+    conn.delta = websocket.query_params.get("delta") in ("1", "true")
+    hub.add(conn)
+    SOCKETS.inc()
+    try:
+        if player is not None and snap.seat_of(player.id) is not None:
+            await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
+        else:
+            await conn.send({"type": "table", "table": service.table_public(snap, conn.player_id)})
+        await conn.send_state(service, since=since or 0)
+        await _serve(
+            websocket,
+            conn,
+            service,
+            settings.ws_max_frame_bytes,
+            _Bucket(settings.ws_messages_per_second, settings.ws_burst),
+        )
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.remove(conn)
+        SOCKETS.dec()
+        if player is not None:
+            try:
+                snap = await service.snapshot(table_id, fresh=False)
+                if snap.seat_of(player.id) is not None:
+                    await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
+            except Exception:
+                log.debug("presence update failed", exc_info=True)
+
+
+async def _serve(
+    websocket: WebSocket, conn: Connection, service: TableService, max_bytes: int, bucket: _Bucket
+) -> None:
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None and message.get("bytes") is not None:
+            raw = message["bytes"].decode("utf-8", errors="replace")
+        raw = raw or ""
+        if len(raw) > max_bytes:
+            await websocket.close(CLOSE_TOO_BIG, f"frames are limited to {max_bytes} bytes")
+            return
+        if not bucket.take():
+            if bucket.strikes > bucket.burst:
+                await websocket.close(CLOSE_FLOOD, "too many frames")
+                return
+            await conn.send(_error_frame(errors.RateLimited("too many frames; slow down")))
+            continue
+        await _handle(raw, conn, service)
+
+
+async def _handle(raw: str, conn: Connection, service: TableService) -> None:
+    ref: Any = None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        await conn.send(_error_frame(errors.ValidationFailed("frames must be JSON objects")))
+        return
+    if isinstance(data, dict):
+        ref = data.get("id") if isinstance(data.get("id"), str | int) else None
+    try:
+        frame = _FRAMES.validate_python(data)
+    except ValidationError as exc:
+        FRAMES.labels("in", "invalid").inc()
+        await conn.send(
+            _error_frame(
+                errors.ValidationFailed(
+                    "unknown or malformed frame; expected type action, undo, sync, ping, chat or auth",
+                    errors=validation_details(exc),
+                ),
+                ref,
+            )
+        )
+        return
+    FRAMES.labels("in", frame.type).inc()
+    try:
+        if isinstance(frame, PingFrame):
+            await conn.send({"type": "pong"})
+        elif isinstance(frame, SyncFrame):
+            await conn.send_state(service, since=frame.version if frame.version is not None else 0)
+        elif isinstance(frame, ChatFrame):
+            if conn.player is None:
+                raise errors.Unauthorized(
+                    "spectators without a token cannot chat; connect with a token"
+                )
+            chat = conn.websocket.app.state.chat
+            await chat.post(conn.table_id, conn.player, frame.text)
+        elif isinstance(frame, AuthFrame):
+            player = await service.player_by_token(frame.token)
+            if player is None:
+                await conn.send(_error_frame(errors.Unauthorized("unknown or revoked token")))
+                await conn.websocket.close(CLOSE_AUTH, "unauthorized")
+                return
+            conn.player = player
+            await conn.send_state(service, since=0)
+        else:
+            if conn.player is None:
+                raise errors.Unauthorized("spectators cannot act; connect with a token")
+            if isinstance(frame, UndoFrame):
+                picture = await service.undo(conn.table_id, conn.player, frame.version, frame.id)
+            else:
+                picture = await service.act(
+                    conn.table_id, conn.player, frame.version, frame.action, frame.id
+                )
+            if picture["version"] >= conn.last_version:
+                conn.last_version = max(conn.last_version, picture["version"])
+                snap = await service.snapshot(conn.table_id, fresh=False)
+                if conn.lang and picture.get("events"):
+                    picture["events"] = service.with_text(snap, picture["events"], conn.lang)
+                await conn.send({"type": "state", **conn.encode(snap, picture), "ref": frame.id})
+            else:
+                await conn.send_state(service, since=picture["version"], ref=frame.id)
+    except errors.AppError as exc:
+        await conn.send(_error_frame(exc, ref))

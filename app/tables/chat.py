@@ -1,0 +1,83 @@
+"""Table chat: stored with the table, fanned out like state ("table T has chat message N")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from app import errors
+from app.db.models import ChatMessage, Player, utcnow
+from app.realtime.broker import TableUpdate
+from app.tables.service import TableService, _iso
+
+MAX_CHAT_LENGTH = 500
+
+
+def _public(message: ChatMessage) -> dict[str, Any]:
+    return {
+        "id": message.id,
+        "player": {"id": message.player_id, "name": message.player_name},
+        "text": message.text,
+        "at": _iso(message.created_at),
+    }
+
+
+def clean_text(raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise errors.ValidationFailed("a chat message is a string", field="text")
+    text = " ".join(raw.split())
+    if not text:
+        raise errors.ValidationFailed("a chat message needs some visible text", field="text")
+    if len(text) > MAX_CHAT_LENGTH:
+        raise errors.ValidationFailed(
+            f"chat messages are at most {MAX_CHAT_LENGTH} characters", field="text"
+        )
+    if any(not ch.isprintable() for ch in text):
+        raise errors.ValidationFailed("chat messages cannot hold control characters", field="text")
+    return text
+
+
+class Chat:
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    async def post(self, table_id: str, player: Player, text: Any) -> dict[str, Any]:
+        """Store a line from any signed-in player at the table (seated or watching)."""
+        text = clean_text(text)
+        await self.service.snapshot(table_id)
+        message = ChatMessage(
+            table_id=table_id,
+            player_id=player.id,
+            player_name=player.name,
+            text=text,
+            created_at=utcnow(),
+        )
+        async with self.service.sessionmaker() as session, session.begin():
+            session.add(message)
+        await self.service.broker.publish(TableUpdate(table_id, message.id, "chat"))
+        return _public(message)
+
+    async def messages(
+        self, table_id: str, since: int = 0, limit: int = 200
+    ) -> list[dict[str, Any]]:
+        await self.service.snapshot(table_id)
+        async with self.service.sessionmaker() as session:
+            rows = (
+                (
+                    await session.execute(
+                        select(ChatMessage)
+                        .where(ChatMessage.table_id == table_id, ChatMessage.id > since)
+                        .order_by(ChatMessage.id.desc())
+                        .limit(limit)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        return [_public(m) for m in reversed(rows)]
+
+    async def message(self, message_id: int) -> dict[str, Any] | None:
+        async with self.service.sessionmaker() as session:
+            found = await session.get(ChatMessage, message_id)
+        return _public(found) if found is not None else None

@@ -1,0 +1,181 @@
+"""Turn clocks and abandonment: the time control a table is created with, and its arithmetic.
+
+The clocks live in the table row (``game_tables.clocks``) and change in the same
+transaction as the action that moves them, so they survive restarts: per seat,
+the seconds left in its bank and the moment (epoch seconds) since which the seat
+has been due to act. Nothing here knows a game; "due" is the engine's ``to_act``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from app.tables.service import TableService
+
+log = logging.getLogger("partida.clocks")
+
+# After a timeout the bank never restarts below this, so the player gets to move again.
+MIN_BANK_AFTER_TIMEOUT = 15.0
+
+
+class TimeControl(BaseModel):
+    """How long seats may think, and what happens to a seat whose player is gone."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    clock: Literal["none", "realtime", "async"] = Field(
+        default="none",
+        description="none; realtime: a time bank per seat with an increment per move; "
+        "async: a fixed time per move (hours or days)",
+    )
+    bank_seconds: int = Field(
+        default=600, ge=1, le=86_400, description="realtime: each seat's bank at the start"
+    )
+    increment_seconds: int = Field(
+        default=10, ge=0, le=3_600, description="realtime: added to the bank after each move"
+    )
+    move_seconds: int = Field(
+        default=86_400, ge=1, le=30 * 86_400, description="async: time for each move"
+    )
+    on_timeout: Literal["bot_move", "bot_takeover"] = Field(
+        default="bot_move",
+        description="bot_move: a bot plays that one move; bot_takeover: a bot takes the seat "
+        "until its player takes it back",
+    )
+    abandon: Literal["off", "vote", "auto"] = Field(
+        default="vote",
+        description="a seat whose player is away past grace_seconds may be handed to a bot: "
+        "by a vote of the other players, automatically when it is due, or never",
+    )
+    grace_seconds: int = Field(
+        default=120, ge=1, le=7 * 86_400, description="how long a player may be away"
+    )
+
+
+def time_control_of(stored: dict[str, Any] | None) -> TimeControl:
+    """Tables created before time controls existed have the defaults."""
+    return TimeControl.model_validate(stored or {})
+
+
+def start_clocks(tc: TimeControl, seat_count: int, due: set[int], now: float) -> dict[str, Any]:
+    return {
+        "bank": [float(tc.bank_seconds)] * seat_count,
+        "due_since": [now if s in due else None for s in range(seat_count)],
+    }
+
+
+def after_move(
+    tc: TimeControl,
+    clocks: dict[str, Any],
+    actor: int,
+    due_before: set[int],
+    due_after: set[int],
+    now: float,
+    *,
+    timed_out: bool = False,
+) -> dict[str, Any]:
+    """The clocks after ``actor`` moved: the time it took leaves its bank, and whoever has
+    become due starts counting now. A seat that stays due keeps counting (another seat's
+    move in a simultaneous phase does not reset it); the actor restarts if still due."""
+    bank = list(clocks["bank"])
+    since = list(clocks["due_since"])
+    for seat in range(len(bank)):
+        was, now_due = seat in due_before, seat in due_after
+        if seat == actor or (was and not now_due):
+            if since[seat] is not None:
+                bank[seat] = max(0.0, bank[seat] - (now - since[seat]))
+            if seat == actor and not now_due:
+                bank[seat] += tc.increment_seconds
+            since[seat] = now if now_due else None
+        elif now_due and not was:
+            since[seat] = now
+    if timed_out and tc.clock == "realtime":
+        bank[actor] = max(bank[actor], MIN_BANK_AFTER_TIMEOUT)
+    return {"bank": bank, "due_since": since}
+
+
+def restart_seat(clocks: dict[str, Any], seat: int, due: bool, now: float) -> dict[str, Any]:
+    """A player took the seat back from a bot: its clock starts afresh from now."""
+    bank = list(clocks["bank"])
+    since = list(clocks["due_since"])
+    bank[seat] = max(bank[seat], MIN_BANK_AFTER_TIMEOUT)
+    since[seat] = now if due else None
+    return {"bank": bank, "due_since": since}
+
+
+def deadline(tc: TimeControl, clocks: dict[str, Any] | None, seat: int) -> float | None:
+    """When the seat runs out of time (epoch seconds), or None if its clock is not running."""
+    if clocks is None or tc.clock == "none":
+        return None
+    since = clocks["due_since"][seat]
+    if since is None:
+        return None
+    if tc.clock == "realtime":
+        return float(since + clocks["bank"][seat])
+    return float(since + tc.move_seconds)
+
+
+def overdue(
+    tc: TimeControl, clocks: dict[str, Any] | None, seats: list[int], now: float
+) -> list[int]:
+    """The seats among ``seats`` whose time has run out."""
+    out = []
+    for seat in seats:
+        limit = deadline(tc, clocks, seat)
+        if limit is not None and limit <= now:
+            out.append(seat)
+    return out
+
+
+def public_clocks(
+    tc: TimeControl, clocks: dict[str, Any] | None, now: float
+) -> dict[str, Any] | None:
+    """What clients see: per seat the seconds left (as of ``now``), whether it runs and the
+    deadline, plus the server time so a client can count down without trusting its own clock."""
+    if clocks is None or tc.clock == "none":
+        return None
+    seats = []
+    for seat, since in enumerate(clocks["due_since"]):
+        limit = deadline(tc, clocks, seat)
+        if tc.clock == "realtime":
+            left = clocks["bank"][seat] - (now - since if since is not None else 0.0)
+        else:
+            left = (limit - now) if limit is not None else float(tc.move_seconds)
+        seats.append(
+            {
+                "seat": seat,
+                "running": since is not None,
+                "seconds_left": round(max(0.0, left), 1),
+                "deadline": limit,
+            }
+        )
+    return {"mode": tc.clock, "server_time": now, "seats": seats}
+
+
+async def clock_keeper(
+    service: TableService,
+    connected: Callable[[], Iterable[tuple[str, set[str]]]],
+    tick: float,
+    touch_every: float,
+) -> None:
+    """Runs for the life of the process: applies time-outs and automatic takeovers, and
+    records which players are connected here so every instance can tell who is away."""
+    last_touch = 0.0
+    while True:
+        try:
+            if time.monotonic() - last_touch >= touch_every:
+                last_touch = time.monotonic()
+                await service.mark_seen(list(connected()))
+            await service.clock_tick()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("clock keeper pass failed")
+        await asyncio.sleep(tick)

@@ -1,0 +1,203 @@
+"""Per-game ratings (openskill's Plackett-Luce, which handles 1-5 players and shared places)
+and the player page: finished games, results, stats.
+
+A finished table is rated once (the `rated` flag is set in the same transaction
+as the rating updates); tables finished while the process was down are rated
+at start-up. Only human seats are rated, and only when two or more humans
+played; a game ended by the host is not rated.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import select, update
+
+from app import errors
+from app.db.models import GameTable, Player, Rating, Seat, utcnow
+from app.tables.service import FINISHED, TableService, _iso
+
+log = logging.getLogger("partida.ratings")
+MODEL = PlackettLuce()
+
+
+def display(mu: float, sigma: float) -> int:
+    """The number shown to people: a conservative estimate, scaled like chess ratings."""
+    return round((mu - 3 * sigma) * 40 + 1000)
+
+
+class Ratings:
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+
+    async def rate_table(self, table_id: str) -> bool:
+        """Rate a finished table once; errors are logged (a rating never fails a game)."""
+        try:
+            return await self._rate(table_id)
+        except Exception:
+            log.exception("rating failed", extra={"table": table_id})
+            return False
+
+    async def _rate(self, table_id: str) -> bool:
+        async with self.service.sessionmaker() as session, session.begin():
+            # Claiming the table by flipping its flag makes rating exactly-once, across instances too.
+            claimed = await session.execute(
+                update(GameTable)
+                .where(
+                    GameTable.id == table_id,
+                    GameTable.status == FINISHED,
+                    GameTable.rated.is_(False),
+                )
+                .values(rated=True)
+            )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            row = await session.get(GameTable, table_id)
+            if row is None or not row.result:
+                return False
+            places: dict[str, int] = {
+                str(k): int(v) for k, v in (row.result.get("places") or {}).items()
+            }
+            # A seat a bot took over still counts as its player's game.
+            humans = [s for s in row.seats if s.player_id]
+            if row.result.get("ended_by_admin") or len(humans) < 2 or not places:
+                return False
+            current = {
+                r.player_id: r
+                for r in (
+                    await session.execute(
+                        select(Rating).where(
+                            Rating.game == row.game,
+                            Rating.player_id.in_([s.player_id for s in humans]),
+                        )
+                    )
+                ).scalars()
+            }
+            teams = []
+            for seat in humans:
+                assert seat.player_id is not None
+                known = current.get(seat.player_id)
+                rating = MODEL.rating(mu=known.mu, sigma=known.sigma) if known else MODEL.rating()
+                teams.append([rating])
+            ranks = [float(places.get(str(s.seat), len(row.seats))) for s in humans]
+            updated = MODEL.rate(teams, ranks=ranks)
+            for seat, (new,) in zip(humans, updated, strict=True):
+                assert seat.player_id is not None
+                known = current.get(seat.player_id)
+                if known is None:
+                    known = Rating(player_id=seat.player_id, game=row.game, games=0)
+                    session.add(known)
+                known.mu, known.sigma = float(new.mu), float(new.sigma)
+                known.games = (known.games or 0) + 1
+                known.updated_at = utcnow()
+        return True
+
+    async def rate_pending(self) -> int:
+        async with self.service.sessionmaker() as session:
+            ids = (
+                (
+                    await session.execute(
+                        select(GameTable.id).where(
+                            GameTable.status == FINISHED, GameTable.rated.is_(False)
+                        )
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        done = 0
+        for table_id in ids:
+            done += await self.rate_table(table_id)
+        return done
+
+    async def player_page(self, player_id: str, limit: int = 50) -> dict[str, Any]:
+        async with self.service.sessionmaker() as session:
+            player = await session.get(Player, player_id)
+            if player is None or player.is_blocked:
+                raise errors.NotFound(f"no player '{player_id}'")
+            ratings = (
+                (
+                    await session.execute(
+                        select(Rating).where(Rating.player_id == player_id).order_by(Rating.game)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            rows = (
+                (
+                    await session.execute(
+                        select(GameTable, Seat.seat)
+                        .join(Seat, Seat.table_id == GameTable.id)
+                        .where(Seat.player_id == player_id, GameTable.status == FINISHED)
+                        .order_by(GameTable.finished_at.desc())
+                    )
+                )
+                .unique()
+                .all()
+            )
+        games: list[dict[str, Any]] = []
+        stats: dict[str, dict[str, int]] = {}
+        for table, seat in rows:
+            result = table.result or {}
+            place = (result.get("places") or {}).get(str(seat))
+            score = (result.get("scores") or {}).get(str(seat))
+            per_game = stats.setdefault(table.game, {"played": 0, "won": 0})
+            if not result.get("ended_by_admin"):
+                per_game["played"] += 1
+                per_game["won"] += int(place == 1)
+            if len(games) < limit:
+                games.append(
+                    {
+                        "table_id": table.id,
+                        "game": table.game,
+                        "finished_at": _iso(table.finished_at) if table.finished_at else None,
+                        "seat": seat,
+                        "place": place,
+                        "score": score,
+                        "players": len(table.seats),
+                        "ended_by_admin": bool(result.get("ended_by_admin")),
+                    }
+                )
+        return {
+            "id": player.id,
+            "name": player.name,
+            "ratings": [
+                {
+                    "game": r.game,
+                    "rating": display(r.mu, r.sigma),
+                    "mu": round(r.mu, 3),
+                    "sigma": round(r.sigma, 3),
+                    "games": r.games,
+                }
+                for r in ratings
+            ],
+            "stats": {
+                "played": sum(s["played"] for s in stats.values()),
+                "won": sum(s["won"] for s in stats.values()),
+                "by_game": stats,
+            },
+            "games": games,
+        }
+
+    async def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
+        self.service.engine(game)
+        async with self.service.sessionmaker() as session:
+            rows = (
+                await session.execute(
+                    select(Rating, Player.name)
+                    .join(Player, Player.id == Rating.player_id)
+                    .where(Rating.game == game, Player.is_blocked.is_(False))
+                )
+            ).all()
+        best = sorted(rows, key=lambda row: -display(row[0].mu, row[0].sigma))[:limit]
+        return [
+            {
+                "player": {"id": r.player_id, "name": name},
+                "rating": display(r.mu, r.sigma),
+                "games": r.games,
+            }
+            for r, name in best
+        ]

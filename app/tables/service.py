@@ -1,0 +1,1496 @@
+"""The table service: lobby rules, seats, the action gauntlet, bots, replay.
+
+Everything that changes a table goes through here. REST routes and the
+WebSocket handler are thin adapters over these methods. Nothing here knows any
+game's rules: it speaks only the engine protocol of ``app.games.base``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app import errors
+from app.config import Settings
+from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
+from app.fairness import commitment, new_secret, seed_from_secret
+from app.games.base import (
+    Engine,
+    GameOver,
+    InvalidOptions,
+    Locale,
+    NotYourTurn,
+    RulesError,
+    action_adapter,
+    describe_event,
+    parse_action,
+)
+from app.metrics import ACTION_LATENCY, ACTIONS
+from app.realtime.broker import Broker, TableUpdate
+from app.tables import clocks
+from app.tables.clocks import TimeControl, time_control_of
+from app.tables.notify import TurnNotifier
+from app.tables.replay import UNDO, final_state, replay_log
+
+log = logging.getLogger("partida.tables")
+
+# The plain tables behind the models: the commit's statements skip the ORM layer entirely.
+_TABLES = cast(Table, GameTable.__table__)
+_LOG = cast(Table, ActionRecord.__table__)
+
+OPEN, PLAYING, FINISHED = "open", "playing", "finished"
+STATUSES = (OPEN, PLAYING, FINISHED)
+
+# Moves the server makes for a seat carry these id prefixes in the log (never undoable).
+BOT_MOVE, TIMEOUT_MOVE = "bot:", "timeout:"
+SERVER_MOVES = (BOT_MOVE, TIMEOUT_MOVE)
+
+# Events the table itself records (no engine knows them), with their log lines; readable
+# lines count seats from 1, as the board shows them.
+PLATFORM_EVENTS: dict[str, dict[str, str]] = {
+    "action_undone": {
+        "en": "Seat {number} took back their last move.",
+        "es": "El asiento {number} deshizo su última jugada.",
+    },
+    "clock_timeout": {
+        "en": "Seat {number} ran out of time; a bot made the move.",
+        "es": "Al asiento {number} se le acabó el tiempo; un bot hizo la jugada.",
+    },
+}
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_id() -> str:
+    return secrets.token_hex(8)
+
+
+def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic errors without the echoed input (it may be large) and with JSON-safe ctx."""
+    return [
+        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+        for e in exc.errors(include_url=False)
+    ]
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    seat: int
+    player_id: str | None
+    player_name: str | None
+    bot_level: str | None
+    webhook_url: str | None = None
+    takeover_votes: tuple[str, ...] = ()
+    last_seen_at: datetime | None = None
+
+    @property
+    def taken_over(self) -> bool:
+        """A bot plays for a player who is still seated (and may take the seat back)."""
+        return self.player_id is not None and self.bot_level is not None
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """One table as it stands at ``version``, with its parsed game state (the cache entry)."""
+
+    id: str
+    game: str
+    engine: Engine
+    options: dict[str, Any]
+    status: str
+    version: int
+    seat_count: int
+    seed: int
+    owner_id: str
+    owner_name: str
+    seats: list[SeatInfo]
+    state: BaseModel | None
+    result: dict[str, Any] | None
+    created_at: datetime
+    private: bool = False
+    invite_code: str = ""
+    seed_secret: str = ""
+    time_control: TimeControl = field(default_factory=TimeControl)
+    clocks: dict[str, Any] | None = None
+    # The state before the last action, kept for a quick undo: (its version, state).
+    previous: tuple[int, BaseModel] | None = None
+    # Per-version caches: each seat's view and legal actions.
+    pictures: dict[int | None, tuple[dict[str, Any] | None, list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
+    # Delta frames: the JSON Patch from a seat's view at an older version to this one.
+    patches: dict[tuple[int | None, int], list[dict[str, Any]]] = field(default_factory=dict)
+    recent: OrderedDict[int, tuple[int | None, list[dict[str, Any]]]] = field(
+        default_factory=OrderedDict
+    )
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        for s in self.seats:
+            if s.player_id == player_id:
+                return s.seat
+        return None
+
+    def is_bot(self, seat: int) -> bool:
+        return self.seats[seat].bot_level is not None
+
+    def to_act(self) -> list[int]:
+        if self.status != PLAYING or self.state is None:
+            return []
+        return sorted(self.engine.to_act(self.state))
+
+
+def _check_client_id(client_id: str | None) -> None:
+    if client_id is not None and client_id.startswith(SERVER_MOVES):
+        raise errors.ValidationFailed(
+            "action ids starting with 'bot:' or 'timeout:' are reserved for the server", field="id"
+        )
+
+
+def _step(record: ActionRecord) -> tuple[int, int | None, str, dict[str, Any]]:
+    return (record.version, record.seat, record.kind, record.action)
+
+
+def _iso(moment: datetime) -> str:
+    """ISO 8601 in UTC (SQLite hands back naive datetimes; they were written in UTC)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
+def _event_for(event: dict[str, Any], seat: int | None) -> bool:
+    visible = event.get("visible_to")
+    return visible is None or (seat is not None and seat in visible)
+
+
+def redact_events(
+    entries: Iterable[tuple[int, int | None, list[dict[str, Any]]]], seat: int | None
+) -> list[dict[str, Any]]:
+    """The events ``seat`` may see, each tagged with its version and acting seat."""
+    out: list[dict[str, Any]] = []
+    for version, actor, events in entries:
+        for event in events:
+            if _event_for(event, seat):
+                public = {k: v for k, v in event.items() if k != "visible_to"}
+                out.append({"version": version, "actor": actor, **public})
+    return out
+
+
+class TableService:
+    """The gauntlet, persistence calls, the state cache and the bot drivers."""
+
+    RECENT_EVENTS = 64
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        games: dict[str, Engine],
+        broker: Broker,
+        settings: Settings,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.db: AsyncEngine = sessionmaker.kw["bind"]
+        self.games = games
+        self.broker = broker
+        self.settings = settings
+        self._cache: dict[str, Snapshot] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
+        # Tables whose bots were asked to look again while their driver was busy.
+        self._bot_wakeups: set[str] = set()
+        # SQLite has one writer: two transactions that meet wait in its busy handler, which
+        # sleeps up to 100 ms at a time. Taking turns here instead keeps commits in order and
+        # the slowest ones fast. PostgreSQL writes different rows concurrently; no lock.
+        self._writer: contextlib.AbstractAsyncContextManager[Any] = (
+            asyncio.Lock() if settings.is_sqlite else contextlib.nullcontext()
+        )
+        self._closing = False
+        self.presence: Callable[[str], set[str]] = lambda _table_id: set()
+        self.notifier: TurnNotifier | None = None
+        self.on_finished: Callable[[str], Coroutine[Any, Any, Any]] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ players
+
+    async def create_player(self, name: str) -> tuple[Player, str]:
+        token = secrets.token_urlsafe(24)
+        player = Player(id=new_id(), name=name, token_hash=hash_token(token), created_at=utcnow())
+        async with self.sessionmaker() as session, session.begin():
+            session.add(player)
+        return player, token
+
+    async def player_by_token(self, token: str) -> Player | None:
+        async with self.sessionmaker() as session:
+            player = (
+                await session.execute(select(Player).where(Player.token_hash == hash_token(token)))
+            ).scalar_one_or_none()
+        if player is None or player.is_blocked:
+            return None
+        # The lookup is by hash; the final comparison is constant-time all the same.
+        if not secrets.compare_digest(player.token_hash, hash_token(token)):
+            return None
+        return player
+
+    # ------------------------------------------------------------------ games
+
+    def engine(self, game_id: str) -> Engine:
+        engine = self.games.get(game_id)
+        if engine is None:
+            known = ", ".join(sorted(self.games))
+            raise errors.NotFound(f"no game '{game_id}'; known games: {known}")
+        return engine
+
+    def games_public(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": e.info.id,
+                "title": e.info.title,
+                "min_players": e.info.min_players,
+                "max_players": e.info.max_players,
+                "bot_levels": list(e.info.bot_levels),
+                "options_schema": e.Options.model_json_schema(),
+                "action_schema": action_adapter(e).json_schema(),
+            }
+            for e in self.games.values()
+        ]
+
+    # ------------------------------------------------------------------ loading
+
+    def table_lock(self, table_id: str) -> asyncio.Lock:
+        """The in-process lock that orders every change of one table."""
+        return self._lock(table_id)
+
+    async def announce_table(self, table_id: str, version: int = 0) -> None:
+        """Tell every instance that the table's seats or status changed (or that it is gone)."""
+        await self._publish(table_id, version, "table")
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def _load_row(self, session: AsyncSession, table_id: str) -> GameTable:
+        row = await session.get(GameTable, table_id, populate_existing=True)
+        if row is None:
+            raise errors.NotFound(f"no table '{table_id}'")
+        return row
+
+    def _snapshot_from_row(self, row: GameTable) -> Snapshot:
+        engine = self.engine(row.game)
+        cached = self._cache.get(row.id)
+        state: BaseModel | None
+        if cached is not None and cached.version == row.version and cached.status == row.status:
+            state = cached.state
+            recent = cached.recent
+        else:
+            state = engine.State.model_validate(row.state) if row.state is not None else None
+            recent = cached.recent if cached is not None else OrderedDict()
+        snap = Snapshot(
+            id=row.id,
+            game=row.game,
+            engine=engine,
+            options=row.options,
+            status=row.status,
+            version=row.version,
+            seat_count=row.seat_count,
+            seed=row.seed,
+            owner_id=row.owner_id,
+            owner_name=row.owner.name,
+            seats=[
+                SeatInfo(
+                    s.seat,
+                    s.player_id,
+                    s.player.name if s.player else None,
+                    s.bot_level,
+                    s.player.webhook_url if s.player else None,
+                    tuple(s.takeover_votes or ()),
+                    s.last_seen_at,
+                )
+                for s in row.seats
+            ],
+            state=state,
+            result=row.result,
+            created_at=row.created_at,
+            private=row.private,
+            invite_code=row.invite_code,
+            seed_secret=row.seed_secret,
+            time_control=time_control_of(row.time_control),
+            clocks=row.clocks,
+            previous=cached.previous if cached is not None and state is cached.state else None,
+            recent=recent,
+        )
+        self._cache[row.id] = snap
+        return snap
+
+    async def snapshot(self, table_id: str, *, fresh: bool = True) -> Snapshot:
+        """The table as stored now; the parsed state is reused while the version is unchanged."""
+        cached = self._cache.get(table_id)
+        if cached is not None and not fresh:
+            return cached
+        async with self.sessionmaker() as session:
+            if cached is not None:
+                version, status = (
+                    await session.execute(
+                        select(GameTable.version, GameTable.status).where(GameTable.id == table_id)
+                    )
+                ).one_or_none() or (None, None)
+                if version is None:
+                    self._cache.pop(table_id, None)
+                    raise errors.NotFound(f"no table '{table_id}'")
+                if version == cached.version and status == cached.status:
+                    return cached
+            row = await self._load_row(session, table_id)
+            return self._snapshot_from_row(row)
+
+    async def snapshot_at_least(self, table_id: str, version: int) -> Snapshot:
+        """Used on broker notifications: reload only if the cache is older than ``version``."""
+        cached = self._cache.get(table_id)
+        if cached is not None and cached.version >= version:
+            return cached
+        async with self._lock(table_id):
+            cached = self._cache.get(table_id)
+            if cached is not None and cached.version >= version:
+                return cached
+            return await self.snapshot(table_id)
+
+    def invalidate(self, table_id: str) -> None:
+        self._cache.pop(table_id, None)
+
+    # ------------------------------------------------------------------ public shapes
+
+    def table_public(self, snap: Snapshot, viewer_id: str | None = None) -> dict[str, Any]:
+        """The table as API.md shows it; a private table's invite code only to its players."""
+        online = self.presence(snap.id)
+        public = {
+            "id": snap.id,
+            "game": snap.game,
+            "options": snap.options,
+            "status": snap.status,
+            "version": snap.version,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "player": {"id": s.player_id, "name": s.player_name} if s.player_id else None,
+                    "bot": s.bot_level is not None,
+                    "bot_level": s.bot_level,
+                    "connected": s.bot_level is not None or (s.player_id in online),
+                    "taken_over": s.taken_over,
+                    "takeover_votes": len(s.takeover_votes),
+                }
+                for s in snap.seats
+            ],
+            "time_control": snap.time_control.model_dump(),
+            "owner": {"id": snap.owner_id, "name": snap.owner_name},
+            "created_at": _iso(snap.created_at),
+            "private": snap.private,
+            "result": snap.result if snap.status == FINISHED else None,
+            "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
+        }
+        if snap.private and viewer_id is not None and snap.seat_of(viewer_id) is not None:
+            public["invite_code"] = snap.invite_code
+        return public
+
+    def picture(
+        self,
+        snap: Snapshot,
+        seat: int | None,
+        events: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """The caller's picture of the table (API.md "GET state"): only its seat's view."""
+        engine = snap.engine
+        to_act = snap.to_act()
+        cached = snap.pictures.get(seat)
+        if cached is None:
+            view: dict[str, Any] | None = None
+            legal: list[dict[str, Any]] = []
+            if snap.state is not None:
+                view = engine.view(snap.state, seat).model_dump(mode="json")
+                if seat is not None and seat in to_act:
+                    legal = [
+                        a.model_dump(mode="json") for a in engine.legal_actions(snap.state, seat)
+                    ]
+            cached = snap.pictures[seat] = (view, legal)
+        view, legal = cached
+        picture: dict[str, Any] = {
+            "version": snap.version,
+            "status": snap.status,
+            "game": snap.game,
+            "to_act": to_act,
+            "seat": seat,
+            "view": view,
+            "legal_actions": legal,
+            "result": snap.result,
+        }
+        if snap.status == PLAYING and snap.time_control.clock != "none":
+            picture["clock"] = clocks.public_clocks(snap.time_control, snap.clocks, time.time())
+        if events is not None:
+            picture["events"] = events
+        return picture
+
+    def with_text(
+        self, snap: Snapshot, events: list[dict[str, Any]], lang: Locale | None
+    ) -> list[dict[str, Any]]:
+        """The events with the engine's readable line for each (``text``), in ``lang``."""
+        if lang is None:
+            return events
+        return [{**e, "text": self.describe(snap.engine, e, lang)} for e in events]
+
+    def describe(self, engine: Engine, event: dict[str, Any], lang: Locale) -> str:
+        kind = event.get("type")
+        if kind in PLATFORM_EVENTS:
+            return PLATFORM_EVENTS[kind][lang].format(number=event["seat"] + 1)
+        try:
+            return describe_event(engine, event, lang)
+        except Exception:
+            # An event stored by an older engine version may not parse any more; the
+            # log still shows it, as its type.
+            log.warning("event not describable", extra={"type": kind})
+            return str(kind)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create_table(
+        self,
+        owner: Player,
+        game: str,
+        options: dict[str, Any] | None,
+        seats: int | None,
+        private: bool = False,
+        time_control: TimeControl | None = None,
+    ) -> Snapshot:
+        engine = self.engine(game)
+        await self._check_table_cap(owner)
+        info = engine.info
+        seat_count = seats if seats is not None else max(2, info.min_players)
+        if not info.min_players <= seat_count <= info.max_players:
+            raise errors.ValidationFailed(
+                f"{info.title} is for {info.min_players} to {info.max_players} players, not {seat_count}",
+                field="seats",
+            )
+        parsed = self._parse_options(engine, options or {}, seat_count)
+        secret = new_secret()
+        table = GameTable(
+            id=new_id(),
+            game=game,
+            options=parsed.model_dump(mode="json"),
+            status=OPEN,
+            seat_count=seat_count,
+            seed=seed_from_secret(secret),
+            seed_secret=secret,
+            version=0,
+            private=private,
+            time_control=(time_control or TimeControl()).model_dump(),
+            invite_code=secrets.token_urlsafe(9) if private else "",
+            owner_id=owner.id,
+            created_at=utcnow(),
+            updated_at=utcnow(),
+        )
+        table.seats = [Seat(seat=i) for i in range(seat_count)]
+        table.seats[0].player_id = owner.id
+        async with self.sessionmaker() as session, session.begin():
+            session.add(table)
+        snap = await self.snapshot(table.id)
+        await self._publish(snap.id, snap.version, "table")
+        return snap
+
+    async def _check_table_cap(self, owner: Player) -> None:
+        cap = self.settings.max_open_tables_per_player
+        async with self.sessionmaker() as session:
+            count = (
+                await session.execute(
+                    select(func.count())
+                    .select_from(GameTable)
+                    .where(GameTable.owner_id == owner.id, GameTable.status.in_((OPEN, PLAYING)))
+                )
+            ).scalar_one()
+        if count >= cap:
+            raise errors.TooManyTables(
+                f"you already own {count} open or running tables (the limit is {cap}); finish or leave some first"
+            )
+
+    @staticmethod
+    def _parse_options(engine: Engine, options: dict[str, Any], seat_count: int) -> BaseModel:
+        if not isinstance(options, dict):
+            raise errors.ValidationFailed("options must be a JSON object", field="options")
+        try:
+            parsed = engine.Options.model_validate(options)
+        except ValidationError as exc:
+            raise errors.ValidationFailed(
+                f"invalid options for {engine.info.title}",
+                field="options",
+                errors=validation_details(exc),
+            ) from None
+        try:
+            engine.validate_options(parsed, seat_count)
+        except InvalidOptions as exc:
+            raise errors.ValidationFailed(exc.message, field="options") from None
+        return parsed
+
+    async def list_tables(
+        self, status: str | None, game: str | None, viewer: Player | None = None, limit: int = 200
+    ) -> list[dict[str, Any]]:
+        """Tables newest first; private tables only for the players seated at them."""
+        if status is not None and status not in STATUSES:
+            raise errors.ValidationFailed(
+                f"status must be one of {', '.join(STATUSES)}", field="status"
+            )
+        if game is not None:
+            self.engine(game)
+        async with self.sessionmaker() as session:
+            query = select(GameTable).order_by(GameTable.created_at.desc()).limit(limit)
+            if status is not None:
+                query = query.where(GameTable.status == status)
+            if game is not None:
+                query = query.where(GameTable.game == game)
+            rows = (await session.execute(query)).unique().scalars().all()
+            snaps = [self._lightweight(row) for row in rows if row.game in self.games]
+        viewer_id = viewer.id if viewer else None
+        return [
+            self.table_public(s, viewer_id)
+            for s in snaps
+            if not s.private or s.seat_of(viewer_id) is not None
+        ]
+
+    def _lightweight(self, row: GameTable) -> Snapshot:
+        """A snapshot for listings: no state parsing (the listing never shows a view)."""
+        return Snapshot(
+            id=row.id, game=row.game, engine=self.games[row.game], options=row.options,
+            status=row.status, version=row.version, seat_count=row.seat_count, seed=row.seed,
+            owner_id=row.owner_id, owner_name=row.owner.name,
+            seats=[SeatInfo(s.seat, s.player_id, s.player.name if s.player else None, s.bot_level,
+                            None, tuple(s.takeover_votes or ()), s.last_seen_at) for s in row.seats],
+            state=None, result=row.result, created_at=row.created_at,
+            private=row.private, invite_code=row.invite_code, seed_secret=row.seed_secret,
+            time_control=time_control_of(row.time_control), clocks=row.clocks,
+        )  # fmt: skip
+
+    async def _change_seats(
+        self, table_id: str, change: Callable[[GameTable], int | None]
+    ) -> tuple[Snapshot, int | None]:
+        """Run a lobby change on an open table in one transaction, then announce it."""
+        async with self._lock(table_id):
+            async with self.sessionmaker() as session, session.begin():
+                row = await self._load_row(session, table_id)
+                if row.status != OPEN:
+                    raise errors.AlreadyStarted("the game has already started; seats are fixed")
+                outcome = change(row)
+                row.updated_at = utcnow()
+            self.invalidate(table_id)
+            try:
+                snap = await self.snapshot(table_id)
+            except errors.NotFound:
+                await self._publish(table_id, 0, "table")
+                raise
+        await self._publish(table_id, snap.version, "table")
+        return snap, outcome
+
+    async def join(
+        self, table_id: str, player: Player, invite: str | None = None
+    ) -> tuple[Snapshot, int]:
+        def change(row: GameTable) -> int:
+            if row.private and not secrets.compare_digest(invite or "", row.invite_code):
+                raise errors.Forbidden("this table is private: join it through its invite link")
+            if any(s.player_id == player.id for s in row.seats):
+                raise errors.AlreadySeated("you already hold a seat at this table")
+            free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
+            if not free:
+                raise errors.TableFull("every seat at this table is taken")
+            free[0].player_id = player.id
+            return free[0].seat
+
+        snap, seat = await self._change_seats(table_id, change)
+        assert seat is not None
+        return snap, seat
+
+    async def leave(self, table_id: str, player: Player) -> Snapshot | None:
+        deleted = False
+
+        def change(row: GameTable) -> None:
+            nonlocal deleted
+            mine = [s for s in row.seats if s.player_id == player.id]
+            if not mine:
+                raise errors.NotSeated("you hold no seat at this table")
+            for s in mine:
+                s.player_id = None
+            humans = [s for s in row.seats if s.player_id is not None]
+            if row.owner_id == player.id:
+                if humans:
+                    row.owner_id = humans[0].player_id  # type: ignore[assignment]
+                else:
+                    deleted = True
+            return None
+
+        try:
+            snap, _ = await self._change_seats(table_id, change)
+        except errors.NotFound:
+            return None
+        if deleted:
+            async with self.sessionmaker() as session, session.begin():
+                row = await session.get(GameTable, table_id)
+                if row is not None:
+                    await session.delete(row)
+            self.invalidate(table_id)
+            await self._publish(table_id, 0, "table")
+            return None
+        return snap
+
+    async def add_bot(
+        self, table_id: str, player: Player, level: str | None
+    ) -> tuple[Snapshot, int]:
+        snap = await self.snapshot(table_id)
+        levels = snap.engine.info.bot_levels
+        chosen = level or levels[0]
+        if chosen not in levels:
+            raise errors.ValidationFailed(
+                f"bot level must be one of {', '.join(levels)}", field="level"
+            )
+
+        def change(row: GameTable) -> int:
+            if row.owner_id != player.id:
+                raise errors.Forbidden("only the table's owner may add bots")
+            free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
+            if not free:
+                raise errors.TableFull("every seat at this table is taken")
+            free[0].bot_level = chosen
+            return free[0].seat
+
+        snap, seat = await self._change_seats(table_id, change)
+        assert seat is not None
+        return snap, seat
+
+    async def start(self, table_id: str, player: Player) -> Snapshot:
+        async with self._lock(table_id):
+            async with self.sessionmaker() as session, session.begin():
+                row = await self._load_row(session, table_id)
+                if row.owner_id != player.id:
+                    raise errors.Forbidden("only the table's owner may start the game")
+                if row.status != OPEN:
+                    raise errors.AlreadyStarted("the game has already started")
+                taken = sum(1 for s in row.seats if s.player_id or s.bot_level)
+                if taken < row.seat_count:
+                    raise errors.TableNotFull(
+                        f"{taken} of {row.seat_count} seats are taken; add bots or wait for players",
+                        taken=taken, seats=row.seat_count,
+                    )  # fmt: skip
+                engine = self.engine(row.game)
+                options = self._parse_options(engine, row.options, row.seat_count)
+                state = engine.setup(row.seat_count, row.seed, options)
+                row.state = state.model_dump(mode="json")
+                row.version = 1
+                row.status = PLAYING
+                row.started_at = row.updated_at = utcnow()
+                tc = time_control_of(row.time_control)
+                if tc.clock != "none":
+                    row.clocks = clocks.start_clocks(
+                        tc, row.seat_count, set(engine.to_act(state)), time.time()
+                    )
+                for seat_row in row.seats:
+                    seat_row.last_seen_at = row.started_at
+                self._finish_if_over(engine, state, row)
+            self.invalidate(table_id)
+            snap = await self.snapshot(table_id)
+        log.info("table started", extra={"table": table_id, "game": snap.game})
+        await self._publish(table_id, snap.version, "table")
+        await self._publish(table_id, snap.version, "state")
+        self._alert_new_turns(snap, set())
+        self.schedule_bots(table_id)
+        return snap
+
+    @staticmethod
+    def _finish_if_over(engine: Engine, state: BaseModel, row: GameTable) -> None:
+        result = engine.result(state)
+        if result is not None:
+            row.status = FINISHED
+            row.result = result.model_dump(mode="json")
+            row.finished_at = utcnow()
+
+    # ------------------------------------------------------------------ playing
+
+    async def state_for(self, table_id: str, player: Player | None) -> dict[str, Any]:
+        snap = await self.snapshot(table_id)
+        return self.picture(snap, snap.seat_of(player.id if player else None))
+
+    async def act(
+        self,
+        table_id: str,
+        player: Player,
+        version: int,
+        action: Any,
+        client_id: str | None,
+    ) -> dict[str, Any]:
+        """A player's action through the gauntlet; answers the caller's new picture."""
+        # 1. the table exists; 2. the caller holds a seat (seats are fixed once a game starts,
+        # so a cached snapshot answers this; an open table is re-read).
+        snap = self._cache.get(table_id) or await self.snapshot(table_id)
+        if snap.status == OPEN:
+            snap = await self.snapshot(table_id)
+        seat = self._my_seat(snap, player)
+        _check_client_id(client_id)
+        return await self._act(snap.id, seat, version, action, client_id)
+
+    @staticmethod
+    def _my_seat(snap: Snapshot, player: Player) -> int:
+        seat = snap.seat_of(player.id)
+        if seat is None:
+            raise errors.NotSeated("you hold no seat at this table; spectators cannot act")
+        if snap.seats[seat].taken_over:
+            raise errors.SeatTakenOver(
+                "a bot is playing your seat; take it back first (POST /tables/{id}/take-back)"
+            )
+        return seat
+
+    async def _act(
+        self,
+        table_id: str,
+        seat: int,
+        version: int,
+        action: Any,
+        client_id: str | None,
+        *,
+        timed_out: bool = False,
+    ) -> dict[str, Any]:
+        started = time.perf_counter()
+        async with self._lock(table_id):
+            # The cached snapshot is trusted when the client agrees with its version: the
+            # compare-and-set in _commit catches another instance having moved on. Anything
+            # else is checked against the database first.
+            cached = self._cache.get(table_id)
+            if cached is not None and cached.version == version and cached.status == PLAYING:
+                snap = cached
+            else:
+                snap = await self.snapshot(table_id)
+            engine = snap.engine
+            # An idempotent retry is not a new action: it is answered before the status and
+            # version checks, which the first attempt already passed (and which it moved on).
+            if client_id is not None and not client_id.startswith(SERVER_MOVES):
+                replayed = await self._idempotent_answer(snap, seat, client_id)
+                if replayed is not None:
+                    return replayed
+            # 3. playing
+            if snap.status != PLAYING or snap.state is None:
+                ACTIONS.labels(snap.game, "not_playing").inc()
+                raise errors.NotPlaying(f"the table is {snap.status}, not playing")
+            # 4. the version the client acted on
+            if version != snap.version:
+                ACTIONS.labels(snap.game, "stale_version").inc()
+                raise errors.StaleVersion(
+                    f"you acted on version {version} but the table is at version {snap.version}",
+                    current_version=snap.version,
+                )
+            # 6. the seat must act now
+            if seat not in engine.to_act(snap.state):
+                ACTIONS.labels(snap.game, "not_your_turn").inc()
+                raise errors.NotYourTurnError(
+                    f"seat {seat} is not to act now; waiting for seats {snap.to_act()}",
+                    to_act=snap.to_act(),
+                )
+            # 7. the engine accepts
+            try:
+                parsed = parse_action(engine, action)
+            except ValidationError as exc:
+                ACTIONS.labels(snap.game, "validation_error").inc()
+                raise errors.ValidationFailed(
+                    f"that is not a {engine.info.title} action",
+                    field="action",
+                    errors=validation_details(exc),
+                ) from None
+            try:
+                new_state, events = engine.apply(snap.state, seat, parsed)
+            except NotYourTurn as exc:
+                raise errors.NotYourTurnError(exc.message) from None
+            except GameOver as exc:
+                raise errors.NotPlaying(exc.message) from None
+            except RulesError as exc:
+                ACTIONS.labels(snap.game, "illegal_action").inc()
+                raise errors.IllegalActionError(exc.message) from None
+            event_dicts = [e.model_dump(mode="json") for e in events]
+            if timed_out:
+                event_dicts.append({"type": "clock_timeout", "seat": seat, "visible_to": None})
+            await self._commit(
+                snap, seat, parsed.model_dump(mode="json"), new_state, event_dicts, client_id,
+                timed_out=timed_out,
+            )  # fmt: skip
+            new_snap = self._cache[table_id]
+        return await self._after_commit(snap, new_snap, seat, event_dicts, started)
+
+    async def _after_commit(
+        self,
+        snap: Snapshot,
+        new_snap: Snapshot,
+        seat: int,
+        event_dicts: list[dict[str, Any]],
+        started: float,
+    ) -> dict[str, Any]:
+        table_id = snap.id
+        ACTIONS.labels(snap.game, "accepted").inc()
+        self._alert_new_turns(new_snap, set(snap.to_act()))
+        ACTION_LATENCY.labels(snap.game).observe(time.perf_counter() - started)
+        await self._publish(table_id, new_snap.version, "state")
+        if new_snap.status == FINISHED:
+            await self._publish(table_id, new_snap.version, "table")
+            if self.on_finished is not None:
+                task: asyncio.Task[Any] = asyncio.create_task(self.on_finished(table_id))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+        self.schedule_bots(table_id)
+        mine = redact_events([(new_snap.version, seat, event_dicts)], seat)
+        return self.picture(new_snap, seat, events=mine)
+
+    async def undo(
+        self, table_id: str, player: Player, version: int, client_id: str | None
+    ) -> dict[str, Any]:
+        """Take back the caller's own last action: allowed while nobody has acted since and
+        the engine says the action revealed nothing (``Engine.undoable``)."""
+        started = time.perf_counter()
+        snap = self._cache.get(table_id) or await self.snapshot(table_id)
+        seat = self._my_seat(snap, player)
+        _check_client_id(client_id)
+        async with self._lock(table_id):
+            snap = await self.snapshot(table_id)
+            if client_id is not None:
+                replayed = await self._idempotent_answer(snap, seat, client_id)
+                if replayed is not None:
+                    return replayed
+            if snap.status != PLAYING or snap.state is None:
+                raise errors.NotPlaying(f"the table is {snap.status}, not playing")
+            if version != snap.version:
+                raise errors.StaleVersion(
+                    f"you asked to undo at version {version} but the table is at version {snap.version}",
+                    current_version=snap.version,
+                )
+            records = await self.log_records(table_id, snap.version - 1, limit=1)
+            last = records[0] if records else None
+            if last is None or last.version != snap.version or last.kind != "action":
+                raise errors.NotUndoable(
+                    "there is no action to take back: the last move was not an action"
+                )
+            if last.seat != seat:
+                raise errors.NotUndoable(
+                    "you can take back only your own last action, before anybody else acts"
+                )
+            if (last.client_id or "").startswith(SERVER_MOVES):
+                raise errors.NotUndoable("a bot made that move for your seat; it stands")
+            if snap.previous is not None and snap.previous[0] == snap.version - 1:
+                before = snap.previous[1]
+            else:
+                before = await self.replay_state(snap, upto=snap.version - 1)
+            engine = snap.engine
+            if not engine.undoable(before, seat, parse_action(engine, last.action)):
+                raise errors.NotUndoable(
+                    "that action cannot be taken back: it revealed hidden information or drew chance"
+                )
+            events = [
+                {"type": "action_undone", "seat": seat, "undoes": last.version, "visible_to": None}
+            ]
+            await self._commit(
+                snap, seat, {"undoes": last.version}, before, events, client_id, kind=UNDO
+            )
+            new_snap = self._cache[table_id]
+        log.info("action undone", extra={"table": table_id, "seat": seat, "undoes": last.version})
+        return await self._after_commit(snap, new_snap, seat, events, started)
+
+    async def _commit(
+        self,
+        snap: Snapshot,
+        seat: int,
+        action: dict[str, Any],
+        new_state: BaseModel,
+        events: list[dict[str, Any]],
+        client_id: str | None,
+        *,
+        kind: str = "action",
+        timed_out: bool = False,
+    ) -> None:
+        """One transaction: compare-and-set the version, write the snapshot (and the clocks),
+        append the log."""
+        engine = snap.engine
+        result = engine.result(new_state)
+        now = utcnow()
+        values: dict[str, Any] = {
+            "version": snap.version + 1,
+            "state": new_state.model_dump(mode="json"),
+            "updated_at": now,
+        }
+        if result is not None:
+            values.update(status=FINISHED, result=result.model_dump(mode="json"), finished_at=now)
+        tc = snap.time_control
+        if tc.clock != "none" and snap.clocks is not None and snap.state is not None:
+            values["clocks"] = clocks.after_move(
+                tc,
+                snap.clocks,
+                seat,
+                set(engine.to_act(snap.state)),
+                set() if result is not None else set(engine.to_act(new_state)),
+                time.time(),
+                timed_out=timed_out,
+            )
+        try:
+            # Core statements on one connection: the hot path skips the ORM unit of work.
+            async with self._writer, self.db.begin() as conn:
+                done = await conn.execute(
+                    update(_TABLES)
+                    .where(_TABLES.c.id == snap.id, _TABLES.c.version == snap.version)
+                    .values(**values)
+                )
+                if done.rowcount != 1:
+                    current = (
+                        await conn.execute(select(GameTable.version).where(GameTable.id == snap.id))
+                    ).scalar_one()
+                    raise errors.StaleVersion(
+                        "another action was applied first", current_version=current
+                    )
+                await conn.execute(
+                    insert(_LOG).values(
+                        table_id=snap.id,
+                        version=snap.version + 1,
+                        seat=seat,
+                        action=action,
+                        events=events,
+                        client_id=client_id,
+                        kind=kind,
+                        created_at=now,
+                    )
+                )
+        except IntegrityError:
+            self.invalidate(snap.id)
+            latest = await self.snapshot(snap.id)
+            raise errors.StaleVersion(
+                "another action was applied first", current_version=latest.version
+            ) from None
+        except errors.StaleVersion:
+            self.invalidate(snap.id)
+            raise
+        recent = snap.recent
+        recent[snap.version + 1] = (seat, events)
+        while len(recent) > self.RECENT_EVENTS:
+            recent.popitem(last=False)
+        self._cache[snap.id] = replace(
+            snap,
+            status=FINISHED if result is not None else PLAYING,
+            version=snap.version + 1,
+            state=new_state,
+            result=values.get("result"),
+            clocks=values.get("clocks", snap.clocks),
+            previous=(snap.version, snap.state) if snap.state is not None else None,
+            recent=recent,
+            pictures={},
+            patches={},
+        )
+
+    async def _idempotent_answer(
+        self, snap: Snapshot, seat: int, client_id: str
+    ) -> dict[str, Any] | None:
+        async with self.sessionmaker() as session:
+            record = (
+                await session.execute(
+                    select(ActionRecord).where(
+                        ActionRecord.table_id == snap.id, ActionRecord.client_id == client_id
+                    )
+                )
+            ).scalar_one_or_none()
+        if record is None:
+            return None
+        if record.seat != seat:
+            raise errors.IdempotencyConflict("that action id was already used by another seat")
+        past = await self.snapshot_at(snap, record.version)
+        events = redact_events([(record.version, record.seat, record.events)], seat)
+        answer = self.picture(past, seat, events=events)
+        answer["replayed"] = True
+        return answer
+
+    async def snapshot_at(self, snap: Snapshot, version: int) -> Snapshot:
+        """The table as it stood at ``version``, rebuilt from seed + log (the log is the truth)."""
+        if version == snap.version:
+            return snap
+        state = await self.replay_state(snap, upto=version)
+        engine = snap.engine
+        result = engine.result(state)
+        return replace(
+            snap,
+            status=FINISHED if result is not None else PLAYING,
+            version=version,
+            state=state,
+            result=result.model_dump(mode="json") if result else None,
+            recent=OrderedDict(),
+            pictures={},
+            patches={},
+        )
+
+    async def log_records(
+        self, table_id: str, since: int, limit: int | None = None
+    ) -> list[ActionRecord]:
+        async with self.sessionmaker() as session:
+            query = (
+                select(ActionRecord)
+                .where(ActionRecord.table_id == table_id, ActionRecord.version > since)
+                .order_by(ActionRecord.version)
+            )
+            if limit is not None:
+                query = query.limit(limit)
+            return list((await session.execute(query)).scalars().all())
+
+    async def replay_state(self, snap: Snapshot, upto: int | None = None) -> BaseModel:
+        """setup(seed) and every logged action through ``apply``, up to a version."""
+        engine = snap.engine
+        options = engine.Options.model_validate(snap.options)
+        state = engine.setup(snap.seat_count, snap.seed, options)
+        records = await self.log_records(snap.id, 1)
+        return final_state(
+            engine, state, [_step(r) for r in records if upto is None or r.version <= upto]
+        )
+
+    async def events_since(
+        self, snap: Snapshot, since: int, seat: int | None
+    ) -> list[dict[str, Any]] | None:
+        """Events after ``since`` visible to ``seat``; None when too far behind (send a snapshot)."""
+        since = max(since, 1)
+        if since >= snap.version:
+            return []
+        if snap.version - since > self.settings.catch_up_limit:
+            return None
+        wanted = range(since + 1, snap.version + 1)
+        if all(v in snap.recent for v in wanted):
+            return redact_events(((v, *snap.recent[v]) for v in wanted), seat)
+        records = await self.log_records(snap.id, since, limit=snap.version - since)
+        return redact_events(((r.version, r.seat, r.events) for r in records), seat)
+
+    async def public_log(
+        self, table_id: str, player: Player | None, since: int, lang: Locale | None = None
+    ) -> dict[str, Any]:
+        snap = await self.snapshot(table_id)
+        seat = snap.seat_of(player.id if player else None)
+        records = await self.log_records(table_id, max(since, 0))
+        events = redact_events(((r.version, r.seat, r.events) for r in records), seat)
+        return {"version": snap.version, "events": self.with_text(snap, events, lang)}
+
+    async def replay(self, table_id: str) -> dict[str, Any]:
+        snap = await self.snapshot(table_id)
+        if snap.status != FINISHED:
+            raise errors.NotFinished("the full history is shown only after the game has ended")
+        engine = snap.engine
+        options = engine.Options.model_validate(snap.options)
+        initial = engine.setup(snap.seat_count, snap.seed, options)
+        records = await self.log_records(table_id, 1)
+        return {
+            "table": self.table_public(snap),
+            "seed": snap.seed,
+            "seed_secret": snap.seed_secret or None,
+            "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
+            "seat_count": snap.seat_count,
+            "initial_state": initial.model_dump(mode="json"),
+            "actions": [
+                {"version": r.version, "seat": r.seat, "action": r.action, "events": r.events,
+                 "kind": r.kind, "at": _iso(r.created_at)}
+                for r in records
+            ],
+            "final_state": snap.state.model_dump(mode="json") if snap.state else None,
+            "result": snap.result,
+        }  # fmt: skip
+
+    async def replay_steps(
+        self, table_id: str, perspective: str, start: int, count: int
+    ) -> dict[str, Any]:
+        """Step-by-step replay after the end: for versions start..start+count-1, what the chosen
+        perspective saw — the full state ("full"), a spectator's view ("spectator") or a seat's view
+        ("0", "1", …) — with the action and the events visible from there."""
+        snap = await self.snapshot(table_id)
+        if snap.status != FINISHED:
+            raise errors.NotFinished("the replay is shown only after the game has ended")
+        seat: int | None = None
+        if perspective not in ("full", "spectator"):
+            if not perspective.isdigit() or int(perspective) >= snap.seat_count:
+                raise errors.ValidationFailed(
+                    f"perspective is full, spectator or a seat 0..{snap.seat_count - 1}",
+                    field="perspective",
+                )
+            seat = int(perspective)
+        engine = snap.engine
+        state = engine.setup(
+            snap.seat_count, snap.seed, engine.Options.model_validate(snap.options)
+        )
+        records = await self.log_records(table_id, 1)
+        states = replay_log(engine, state, [_step(r) for r in records])
+        steps: list[dict[str, Any]] = []
+        end = start + count
+        for version in range(1, snap.version + 1):
+            record = None
+            if version > 1:
+                record = records[version - 2]
+                _version, state = next(states)
+            if version < start:
+                continue
+            if version >= end:
+                break
+            picture = (
+                state.model_dump(mode="json")
+                if perspective == "full"
+                else engine.view(state, seat).model_dump(mode="json")
+            )
+            events = [] if record is None else record.events
+            if perspective != "full":
+                events = [
+                    {k: v for k, v in e.items() if k != "visible_to"}
+                    for e in events
+                    if _event_for(e, seat)
+                ]
+            steps.append(
+                {
+                    "version": version,
+                    "actor": None if record is None else record.seat,
+                    "action": None if record is None else record.action,
+                    "kind": None if record is None else record.kind,
+                    "events": events,
+                    "state" if perspective == "full" else "view": picture,
+                    "to_act": sorted(engine.to_act(state)),
+                }
+            )
+        return {"version": snap.version, "perspective": perspective, "steps": steps}
+
+    def _alert_new_turns(self, snap: Snapshot, before: set[int]) -> None:
+        """Webhook alerts for human seats that have just become due to act."""
+        if self.notifier is None:
+            return
+        for seat in snap.to_act():
+            info = snap.seats[seat]
+            if seat not in before and info.webhook_url and info.bot_level is None:
+                self.notifier.your_turn(
+                    info.webhook_url,
+                    {"event": "your_turn", "table_id": snap.id, "game": snap.game, "seat": seat,
+                     "version": snap.version, "player": info.player_name},
+                )  # fmt: skip
+
+    async def my_tables(self, player: Player, limit: int = 100) -> list[dict[str, Any]]:
+        """The tables the player sits at, newest first, with whether it is their turn."""
+        async with self.sessionmaker() as session:
+            ids = (
+                (
+                    await session.execute(
+                        select(GameTable.id)
+                        .join(Seat, Seat.table_id == GameTable.id)
+                        .where(Seat.player_id == player.id)
+                        .order_by(GameTable.updated_at.desc())
+                        .limit(limit)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+        out = []
+        for table_id in ids:
+            try:
+                snap = await self.snapshot(table_id)
+            except errors.NotFound:
+                continue
+            seat = snap.seat_of(player.id)
+            table = self.table_public(snap, player.id)
+            table["my_seat"] = seat
+            table["my_turn"] = seat is not None and seat in snap.to_act()
+            out.append(table)
+        out.sort(key=lambda t: (not t["my_turn"], t["status"] == FINISHED))
+        return out
+
+    async def set_webhook(self, player: Player, url: str | None) -> None:
+        async with self.sessionmaker() as session, session.begin():
+            row = await session.get(Player, player.id)
+            assert row is not None
+            row.webhook_url = url
+            table_ids = (
+                (await session.execute(select(Seat.table_id).where(Seat.player_id == player.id)))
+                .scalars()
+                .all()
+            )
+        player.webhook_url = url
+        for table_id in table_ids:
+            self.invalidate(table_id)
+
+    # ------------------------------------------------------------------ clocks and takeover
+
+    async def time_out(self, table_id: str, seat: int, version: int) -> bool:
+        """The seat ran out of time at ``version``: apply the table's policy. Several instances
+        may try at once; the idempotency key and the compare-and-set let one of them win."""
+        snap = await self.snapshot(table_id)
+        if snap.status != PLAYING or snap.version != version or snap.state is None:
+            return False
+        if snap.is_bot(seat) or seat not in snap.to_act():
+            return False
+        if not clocks.overdue(snap.time_control, snap.clocks, [seat], time.time()):
+            return False
+        if snap.time_control.on_timeout == "bot_takeover" and snap.seats[seat].player_id:
+            await self.take_over(table_id, seat, reason="timeout")
+            return True
+        engine = snap.engine
+        view = engine.view(snap.state, seat)
+        legal = engine.legal_actions(snap.state, seat)
+        rng = random.Random(f"{snap.seed}:{snap.version}:{seat}:timeout")
+        choice = engine.bot(view, legal, rng, "normal")
+        try:
+            await self._act(
+                table_id, seat, version, choice.model_dump(mode="json"),
+                f"{TIMEOUT_MOVE}{version}:{seat}", timed_out=True,
+            )  # fmt: skip
+        except (errors.StaleVersion, errors.NotYourTurnError, errors.NotPlaying):
+            return False
+        log.info("clock ran out", extra={"table": table_id, "seat": seat, "version": version})
+        return True
+
+    async def away_seconds(self, snap: Snapshot, seat: int) -> float:
+        """How long the seat's player has been neither connected nor acting (any instance)."""
+        info = snap.seats[seat]
+        moments = [m for m in (info.last_seen_at, snap.created_at) if m is not None]
+        async with self.sessionmaker() as session:
+            acted = (
+                await session.execute(
+                    select(func.max(ActionRecord.created_at)).where(
+                        ActionRecord.table_id == snap.id, ActionRecord.seat == seat
+                    )
+                )
+            ).scalar_one_or_none()
+        if acted is not None:
+            moments.append(acted)
+        if info.player_id in self.presence(snap.id):
+            return 0.0
+        latest = max(m if m.tzinfo else m.replace(tzinfo=UTC) for m in moments)
+        return max(0.0, (utcnow() - latest).total_seconds())
+
+    async def vote_takeover(self, table_id: str, voter: Player, seat: int) -> Snapshot:
+        """A seated player votes to hand an absent player's seat to a bot; a majority of the
+        other seated players decides."""
+        snap = await self.snapshot(table_id)
+        tc = snap.time_control
+        if snap.status != PLAYING:
+            raise errors.NotPlaying(f"the table is {snap.status}, not playing")
+        if not 0 <= seat < snap.seat_count:
+            raise errors.ValidationFailed(f"seat must be 0..{snap.seat_count - 1}", field="seat")
+        voter_seat = snap.seat_of(voter.id)
+        if voter_seat is None:
+            raise errors.NotSeated("only players seated at this table may vote")
+        target = snap.seats[seat]
+        if voter_seat == seat:
+            raise errors.NoTakeover("you cannot vote on your own seat")
+        if target.player_id is None or target.taken_over:
+            raise errors.NoTakeover(f"seat {seat} is already played by a bot")
+        if tc.abandon == "off":
+            raise errors.NoTakeover("this table does not hand seats to bots")
+        away = await self.away_seconds(snap, seat)
+        if away < tc.grace_seconds:
+            raise errors.NoTakeover(
+                f"seat {seat}'s player has been away {int(away)} s; a seat can be handed to a bot "
+                f"after {tc.grace_seconds} s",
+                away_seconds=int(away), grace_seconds=tc.grace_seconds,
+            )  # fmt: skip
+        voters = {s.player_id for s in snap.seats if s.player_id and s.seat != seat}
+        async with self._lock(table_id), self.sessionmaker() as session, session.begin():
+            row = await session.get(Seat, (table_id, seat))
+            assert row is not None
+            votes = sorted({*(row.takeover_votes or ()), voter.id} & voters)
+            row.takeover_votes = votes
+        if len(votes) * 2 > len(voters):
+            return await self.take_over(table_id, seat, reason="vote")
+        self.invalidate(table_id)
+        snap = await self.snapshot(table_id)
+        await self._publish(table_id, snap.version, "table")
+        return snap
+
+    async def take_over(self, table_id: str, seat: int, reason: str) -> Snapshot:
+        """A bot plays the seat from now on; its player stays seated and may take it back."""
+        async with self._lock(table_id):
+            async with self.sessionmaker() as session, session.begin():
+                row = await session.get(Seat, (table_id, seat))
+                if row is None or row.player_id is None:
+                    raise errors.NoTakeover(f"seat {seat} has no player to replace")
+                row.bot_level = row.bot_level or "normal"
+                row.takeover_votes = None
+            self.invalidate(table_id)
+            snap = await self.snapshot(table_id)
+        log.info(
+            "seat taken over by a bot", extra={"table": table_id, "seat": seat, "reason": reason}
+        )
+        await self._publish(table_id, snap.version, "table")
+        self.schedule_bots(table_id)
+        return snap
+
+    async def take_back(self, table_id: str, player: Player) -> Snapshot:
+        """The player returns: the bot leaves the seat and the clock restarts from now."""
+        async with self._lock(table_id):
+            snap = await self.snapshot(table_id)
+            seat = snap.seat_of(player.id)
+            if seat is None:
+                raise errors.NotSeated("you hold no seat at this table")
+            if not snap.seats[seat].taken_over:
+                raise errors.NoTakeover("no bot is playing your seat")
+            async with self.sessionmaker() as session, session.begin():
+                row = await session.get(Seat, (table_id, seat))
+                assert row is not None
+                row.bot_level = None
+                row.takeover_votes = None
+                row.last_seen_at = utcnow()
+                if snap.clocks is not None and snap.status == PLAYING:
+                    table_row = await session.get(GameTable, table_id)
+                    assert table_row is not None
+                    table_row.clocks = clocks.restart_seat(
+                        snap.clocks, seat, seat in snap.to_act(), time.time()
+                    )
+            self.invalidate(table_id)
+            snap = await self.snapshot(table_id)
+        await self._publish(table_id, snap.version, "table")
+        await self._publish(table_id, snap.version, "refresh")
+        return snap
+
+    async def mark_seen(self, connected: list[tuple[str, set[str]]]) -> None:
+        """Record that these players are connected to these tables now (abandonment is
+        measured from the last time any instance saw them). One transaction for all: on
+        SQLite every write transaction holds the single writer lock that moves wait for."""
+        rows = [
+            {"t": table_id, "p": player_id}
+            for table_id, players in connected
+            for player_id in players
+        ]
+        if not rows:
+            return
+        seats = cast(Table, Seat.__table__)
+        async with self._writer, self.db.begin() as conn:
+            await conn.execute(
+                update(seats)
+                .where(seats.c.table_id == bindparam("t"), seats.c.player_id == bindparam("p"))
+                .values(last_seen_at=utcnow()),
+                rows,
+            )
+
+    async def clock_tick(self) -> int:
+        """One pass of the clock keeper: time-outs and automatic takeovers. Returns how many
+        seats it acted on."""
+        async with self.sessionmaker() as session:
+            rows = (
+                await session.execute(
+                    select(GameTable.id, GameTable.time_control).where(
+                        GameTable.status == PLAYING, GameTable.time_control.is_not(None)
+                    )
+                )
+            ).all()
+        acted = 0
+        now = time.time()
+        for table_id, stored in rows:
+            tc = time_control_of(stored)
+            if tc.clock == "none" and tc.abandon != "auto":
+                continue
+            try:
+                snap = await self.snapshot(table_id)
+                due = [s for s in snap.to_act() if not snap.is_bot(s)]
+                for seat in clocks.overdue(tc, snap.clocks, due, now):
+                    acted += await self.time_out(table_id, seat, snap.version)
+                    snap = await self.snapshot(table_id)
+                if tc.abandon == "auto":
+                    for seat in [s for s in snap.to_act() if not snap.is_bot(s)]:
+                        if snap.seats[seat].player_id and (
+                            await self.away_seconds(snap, seat) >= tc.grace_seconds
+                        ):
+                            await self.take_over(table_id, seat, reason="away")
+                            acted += 1
+            except errors.AppError:
+                continue
+            except Exception:
+                log.exception("clock keeper failed on a table", extra={"table": table_id})
+        return acted
+
+    # ------------------------------------------------------------------ bots
+
+    def schedule_bots(self, table_id: str) -> None:
+        """Make sure a bot driver runs for the table if a bot seat may have to act."""
+        if self._closing:
+            return
+        cached = self._cache.get(table_id)
+        if cached is not None and not any(s.bot_level for s in cached.seats):
+            return  # nobody here is a bot (a takeover reloads the seats before it schedules)
+        self._bot_wakeups.add(table_id)
+        task = self._bot_tasks.get(table_id)
+        if task is not None and not task.done():
+            # The running driver may have read the table before this change: it looks
+            # again before it stops.
+            return
+        self._bot_tasks[table_id] = asyncio.create_task(
+            self._drive_bots(table_id), name=f"bots-{table_id}"
+        )
+
+    async def _drive_bots(self, table_id: str) -> None:
+        failures = 0
+        while not self._closing:
+            self._bot_wakeups.discard(table_id)
+            try:
+                snap = await self.snapshot(table_id)
+            except errors.NotFound:
+                return
+            bot_seats = [s for s in snap.to_act() if snap.is_bot(s)]
+            if not bot_seats or snap.state is None:
+                if table_id in self._bot_wakeups:
+                    continue  # something changed while we were reading: read again
+                return
+            if self.settings.bot_delay:
+                await asyncio.sleep(self.settings.bot_delay)
+            seat = bot_seats[0]
+            engine = snap.engine
+            level = snap.seats[seat].bot_level or "normal"
+            try:
+                view = engine.view(snap.state, seat)
+                legal = engine.legal_actions(snap.state, seat)
+                rng = random.Random(f"{snap.seed}:{snap.version}:{seat}")
+                choice = engine.bot(view, legal, rng, level)
+                await self._act(
+                    table_id, seat, snap.version, choice.model_dump(mode="json"),
+                    f"{BOT_MOVE}{snap.version}:{seat}",
+                )  # fmt: skip
+                failures = 0
+            except (errors.StaleVersion, errors.NotYourTurnError):
+                await asyncio.sleep(0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # Never give up on a running table (it would wait for the bot forever);
+                # back off instead, and say so in the log each time.
+                failures += 1
+                log.exception("bot failed to act", extra={"table": table_id, "seat": seat})
+                await asyncio.sleep(min(30.0, 0.5 * 2 ** (failures - 1)))
+
+    async def resume(self) -> int:
+        """On start-up: restart the bot drivers of every running table."""
+        async with self.sessionmaker() as session:
+            ids = (
+                (await session.execute(select(GameTable.id).where(GameTable.status == PLAYING)))
+                .scalars()
+                .all()
+            )
+        for table_id in ids:
+            self.schedule_bots(table_id)
+        return len(ids)
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [t for t in self._bot_tasks.values() if not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ fan-out
+
+    async def _publish(self, table_id: str, version: int, kind: str) -> None:
+        try:
+            await self.broker.publish(TableUpdate(table_id, version, kind))  # type: ignore[arg-type]
+        except Exception:
+            # The commit stands; sockets resync on their next sync or reconnect.
+            log.exception("broker publish failed", extra={"table": table_id})

@@ -1,0 +1,127 @@
+"""Check a finished game: the seed matches the commitment published before it, and
+replaying seed + log through the engine gives the recorded final state and result.
+
+    python -m app.verify http://127.0.0.1:8000/api/v1/tables/<id> [--commitment HEX]
+    python -m app.verify replay.json
+
+--commitment is the seed_commitment you noted while the game was running (the
+table listing shows it from the moment the table is created).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from app.fairness import commitment, seed_from_secret
+from app.games import REGISTRY
+from app.games.base import Engine, RulesError
+from app.tables.replay import ACTION, final_state
+
+
+class VerificationFailed(Exception):
+    pass
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def verify(
+    replay: dict[str, Any],
+    games: dict[str, Engine] | None = None,
+    expected_commitment: str | None = None,
+) -> list[str]:
+    """Return the checks that passed; raise VerificationFailed at the first that does not."""
+    games = REGISTRY if games is None else games
+    table = replay["table"]
+    engine = games.get(table["game"])
+    if engine is None:
+        raise VerificationFailed(f"unknown game {table['game']!r}")
+    secret = replay.get("seed_secret")
+    if not secret:
+        raise VerificationFailed(
+            "the replay reveals no seed secret (a table from before commitments)"
+        )
+    passed = []
+    published = table.get("seed_commitment") or replay.get("seed_commitment")
+    if commitment(secret) != published:
+        raise VerificationFailed("the revealed secret does not match the table's commitment")
+    passed.append(f"sha256 commitment {published[:16]}… matches the revealed secret")
+    if expected_commitment is not None:
+        if expected_commitment.lower() != published:
+            raise VerificationFailed(
+                "the commitment differs from the one you noted before the game"
+            )
+        passed.append("the commitment is the one noted before the game")
+    seed = seed_from_secret(secret)
+    if seed != replay["seed"]:
+        raise VerificationFailed("the seed was not derived from the committed secret")
+    passed.append(f"the seed {seed} derives from the secret")
+    options = engine.Options.model_validate(table["options"])
+    state = engine.setup(replay["seat_count"], seed, options)
+    if _canonical(state.model_dump(mode="json")) != _canonical(replay["initial_state"]):
+        raise VerificationFailed("the initial state does not follow from the seed")
+    passed.append("the initial deal follows from the seed")
+    steps = [
+        (step["version"], step["seat"], step.get("kind", ACTION), step["action"])
+        for step in replay["actions"]
+    ]
+    try:
+        state = final_state(engine, state, steps)
+    except (ValueError, RulesError) as exc:
+        raise VerificationFailed(f"the log does not replay: {exc}") from None
+    if _canonical(state.model_dump(mode="json")) != _canonical(replay["final_state"]):
+        raise VerificationFailed("replaying the log does not reach the recorded final state")
+    passed.append(f"replaying {len(replay['actions'])} actions reaches the recorded final state")
+    result = engine.result(state)
+    recorded = replay.get("result")
+    if (
+        result is None
+        or recorded is None
+        or _canonical(result.model_dump(mode="json")) != _canonical(recorded)
+    ):
+        raise VerificationFailed("the recorded result is not the engine's result")
+    passed.append("the result and ranking are the engine's")
+    return passed
+
+
+def _load(source: str) -> dict[str, Any]:
+    if source.startswith(("http://", "https://")):
+        url = source.rstrip("/")
+        if "/api/v1/tables/" not in url and "/tables/" in url:
+            url = url.replace("/tables/", "/api/v1/tables/", 1)
+        if not url.endswith("/replay"):
+            url += "/replay"
+        response = httpx.get(url, timeout=30)
+        if response.status_code != 200:
+            raise VerificationFailed(response.json().get("error", {}).get("message", response.text))
+        data: dict[str, Any] = response.json()
+        return data
+    loaded: dict[str, Any] = json.loads(Path(source).read_text())
+    return loaded
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.verify", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("source", help="a table URL or a replay JSON file")
+    parser.add_argument("--commitment", help="the seed_commitment noted before the game ended")
+    args = parser.parse_args(argv)
+    try:
+        for line in verify(_load(args.source), expected_commitment=args.commitment):
+            print(f"ok  {line}")
+    except (VerificationFailed, KeyError, ValueError) as exc:
+        print(f"FAILED  {exc}", file=sys.stderr)
+        return 1
+    print("verified: the game was dealt from the committed seed and played by the rules")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+// Pieces shared by the lobby and the table page: header, name form, error text, seat names.
+
+import { identity, register, clearIdentity } from "./api.js";
+import { h, toast } from "./dom.js";
+import { t, hasKey, mountLangSwitch, onLangChange, currentLang } from "./i18n.js";
+
+/** A readable sentence for an error (translated title for known codes + the server's reason). */
+export function errorText(err) {
+  const code = err?.code || "error";
+  const message = err?.message || "";
+  const key = `error.${code}`;
+  if (hasKey(key)) return message ? `${t(key)}: ${message}` : t(key);
+  return message || t("error.generic");
+}
+
+export function showError(err) {
+  toast(errorText(err), "error");
+}
+
+/** The display name of a seat of a table picture (`table` as in GET /tables/{id}). */
+export function seatName(table, seat) {
+  const info = table?.seats?.[seat];
+  if (!info) return t("seat.number", { n: seat + 1 });
+  if (info.player) return info.player.name;
+  if (info.bot) return t("seat.bot", { n: seat + 1, level: levelName(info.bot_level) });
+  return t("seat.empty", { n: seat + 1 });
+}
+
+export function levelName(level) {
+  if (!level) return "";
+  const key = `bot.level.${level}`;
+  return hasKey(key) ? t(key) : level;
+}
+
+export function gameTitle(game) {
+  const key = `game.${game.id}.title`;
+  return hasKey(key) ? t(key) : game.title || game.id;
+}
+
+/** Header: the language switch and who is playing (with a way to change the name). */
+export function mountHeader({ onIdentityChange } = {}) {
+  mountLangSwitch(document.getElementById("lang-switch"));
+  const who = document.getElementById("whoami");
+  const draw = () => {
+    const me = identity();
+    if (!me) {
+      who.replaceChildren();
+      return;
+    }
+    who.replaceChildren(
+      h("span", { class: "whoami-name", "data-testid": "whoami" }, t("header.playing_as", { name: me.name })),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-link",
+          onclick: () => {
+            if (!confirm(t("header.change_name_confirm"))) return;
+            clearIdentity();
+            draw();
+            onIdentityChange?.(null);
+          },
+        },
+        t("header.change_name"),
+      ),
+    );
+  };
+  draw();
+  onLangChange(draw);
+  return { redraw: draw };
+}
+
+/** A "choose your name" form; calls onDone(player) after the server created the player.
+ *  On a private server (403 on creation) it asks for the server's access code as well. */
+export function nameForm(onDone) {
+  const input = h("input", {
+    id: "player-name",
+    name: "name",
+    required: true,
+    maxlength: 40,
+    autocomplete: "nickname",
+    placeholder: t("name.placeholder"),
+  });
+  const code = h("input", {
+    id: "access-code",
+    name: "access_code",
+    type: "password",
+    maxlength: 200,
+    autocomplete: "off",
+  });
+  const codeField = h(
+    "div",
+    { class: "field access-code", hidden: true },
+    h("label", { for: "access-code" }, t("name.access_code")),
+    code,
+    h("small", { class: "hint" }, t("name.access_code_hint")),
+  );
+  const button = h("button", { type: "submit", class: "btn btn-primary" }, t("name.submit"));
+  const form = h(
+    "form",
+    {
+      class: "name-form",
+      "data-testid": "name-form",
+      onsubmit: async (event) => {
+        event.preventDefault();
+        const name = input.value.trim();
+        if (!name) return;
+        button.disabled = true;
+        try {
+          const player = await register(name, code.value.trim() || undefined);
+          onDone(player);
+        } catch (err) {
+          if (err.code === "forbidden" && codeField.hidden) {
+            codeField.hidden = false;
+            code.focus();
+          }
+          showError(err);
+        } finally {
+          button.disabled = false;
+        }
+      },
+    },
+    h("label", { for: "player-name" }, t("name.label")),
+    h("div", { class: "row" }, input, button),
+    codeField,
+    h("p", { class: "hint" }, t("name.hint")),
+  );
+  return form;
+}
+
+/** One name form kept across re-renders (typing survives them); rebuilt when the language
+ *  changes, keeping what was typed. */
+export function stickyNameForm(onDone) {
+  let form = null;
+  let lang = null;
+  return () => {
+    if (form && lang === currentLang()) return form;
+    const typed = form?.querySelector("#player-name")?.value || "";
+    form = nameForm(onDone);
+    form.querySelector("#player-name").value = typed;
+    lang = currentLang();
+    return form;
+  };
+}

@@ -1,0 +1,1359 @@
+// The table page (/tables/{id}): the same shell for every game. It keeps the table socket,
+// the seats, the turn banner, the log and the result; the board is drawn by the game's
+// renderer (static/js/games/<game>.js, loaded by name), which offers only legal_actions.
+// This file never looks at a game id beyond loading the renderer module of that name.
+
+import * as apiMod from "./api.js";
+import { identity, checkIdentity, getTable, getLog, listGames, tableUrl, getChat, postChat, getReplay } from "./api.js";
+import { postUndo, voteTakeover, takeBack } from "./api.js";
+import { h, fill, toast, copyText } from "./dom.js";
+import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.js";
+import { TableSocket } from "./ws.js";
+import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
+import { initHints } from "./hints.js";
+
+const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
+const inviteFromLink = new URLSearchParams(location.search).get("invite");
+const LOG_LIMIT = 400;
+const PENDING_TIMEOUT_MS = 10000;
+const CLOCK_TICK_MS = 250;
+const CLOCK_LOW_SECONDS = 30; // a clock is "low" under 30 s or under 10 % of its full time
+
+const state = {
+  table: null,
+  game: null, // the game's catalog entry (title, bot_levels), if known
+  picture: null,
+  renderer: null,
+  log: [],
+  loggedVersion: 0,
+  pending: null, // {id, version, kind: "action" | "undo", timer}
+  sent: null, // {id, kind}: the last action or undo frame sent (its answer carries ref = id)
+  undo: null, // {version}: my own action was accepted at this version; "Take back" is offered
+  clock: null, // the picture's clock plus `offset` (server time − browser time, in seconds)
+  genericRenderer: false, // the game has no renderer: the server's log lines read better
+  conn: "connecting",
+  myTurnBefore: false,
+  botLevel: null,
+  busy: false,
+  chat: [], // [{id, player, text, at}], oldest first
+  chatLoaded: false,
+  replay: null, // GET /replay after the end: the revealed seed secret
+};
+
+let socket = null;
+let header = null;
+const nameFormFor = stickyNameForm((created) => {
+  header.redraw();
+  socket?.authenticate(created.token);
+  render();
+});
+const board = document.getElementById("board");
+
+// ------------------------------------------------------------------ helpers
+
+function me() {
+  return identity();
+}
+
+/** My seat: from the picture when there is one, else from the table's seats. */
+function mySeat() {
+  if (state.picture && state.picture.seat !== null && state.picture.seat !== undefined) {
+    return state.picture.seat;
+  }
+  const player = me();
+  if (!player || !state.table) return null;
+  const found = state.table.seats.find((s) => s.player?.id === player.id);
+  return found ? found.seat : null;
+}
+
+function isOwner() {
+  const player = me();
+  return Boolean(player && state.table?.owner?.id === player.id);
+}
+
+function status() {
+  return state.picture?.status || state.table?.status || "loading";
+}
+
+/** A bot plays my seat (I was away); I act again after taking the seat back. */
+function mySeatTakenOver() {
+  const seat = mySeat();
+  return seat !== null && Boolean(state.table?.seats?.[seat]?.taken_over);
+}
+
+function isMyTurn() {
+  const p = state.picture;
+  if (!p || p.status !== "playing" || mySeatTakenOver()) return false;
+  const seat = p.seat;
+  return seat !== null && seat !== undefined && p.to_act.includes(seat) && p.legal_actions.length > 0;
+}
+
+function newActionId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function names(seats) {
+  return seats.map((s) => seatName(state.table, s)).join(", ");
+}
+
+// ------------------------------------------------------------------ renderer
+
+async function loadRenderer(game) {
+  await useGameStrings(game);
+  try {
+    state.renderer = await import(`./games/${encodeURIComponent(game)}.js`);
+    state.genericRenderer = false;
+  } catch (err) {
+    console.info(`no renderer for ${game}; using the generic one`, err);
+    state.renderer = await import("./games/_generic.js");
+    state.genericRenderer = true;
+  }
+}
+
+function context() {
+  return {
+    t,
+    lang: currentLang(),
+    act: sendAction,
+    seatName: (seat) => seatName(state.table, seat),
+    mySeat: state.picture?.seat ?? null,
+    pending: Boolean(state.pending),
+    table: state.table,
+  };
+}
+
+// ------------------------------------------------------------------ actions
+
+function clearPending() {
+  if (state.pending) clearTimeout(state.pending.timer);
+  state.pending = null;
+}
+
+/** Block the board until the answer to frame `id` (or a newer version) arrives. */
+function startPending(kind, id, version) {
+  state.sent = { id, kind };
+  state.pending = {
+    id,
+    version,
+    kind,
+    timer: setTimeout(() => {
+      if (state.pending?.id === id) {
+        clearPending();
+        socket?.sync();
+        render();
+      }
+    }, PENDING_TIMEOUT_MS),
+  };
+}
+
+/** Send one element of legal_actions, verbatim, with the version it was taken from. */
+function sendAction(action) {
+  const picture = state.picture;
+  if (!picture || state.pending || mySeatTakenOver()) return false;
+  const id = newActionId();
+  const version = picture.version;
+  startPending("action", id, version);
+  const sent = socket?.send({ type: "action", version, action, id });
+  if (!sent) {
+    apiMod
+      .postAction(tableId, version, action, id)
+      .then((answer) => onState({ type: "state", ...answer, ref: id }))
+      .catch((err) => onError({ error: { code: err.code, message: err.message, ...err.details }, ref: id }));
+  }
+  render();
+  return true;
+}
+
+/** Take back my own last action (the server decides whether the game allows it). */
+function sendUndo() {
+  const picture = state.picture;
+  if (!picture || state.pending || !state.undo) return false;
+  const id = newActionId();
+  const version = picture.version;
+  startPending("undo", id, version);
+  const sent = socket?.send({ type: "undo", version, id });
+  if (!sent) {
+    postUndo(tableId, version, id)
+      .then((answer) => onState({ type: "state", ...answer, ref: id }))
+      .catch((err) => onError({ error: { code: err.code, message: err.message, ...err.details }, ref: id }));
+  }
+  render();
+  return true;
+}
+
+// ------------------------------------------------------------------ frames
+
+function addEvents(events) {
+  let added = false;
+  for (const event of events || []) {
+    if (typeof event.version === "number" && event.version <= state.loggedVersion) continue;
+    state.log.push(event);
+    added = true;
+  }
+  if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
+  return added;
+}
+
+async function catchUpLog() {
+  try {
+    const log = await getLog(tableId, state.loggedVersion, currentLang());
+    addEvents(log.events);
+    state.loggedVersion = Math.max(state.loggedVersion, log.version);
+    renderLog();
+  } catch (err) {
+    console.warn("log catch-up failed", err);
+  }
+}
+
+function onState(frame) {
+  const previous = state.picture;
+  if (previous && frame.version < previous.version) return; // an older picture: ignore
+  // The answer to my frame may come after the broadcast of the same version: match by ref.
+  const answered = frame.ref && state.sent?.id === frame.ref ? state.sent.kind : null;
+  if (answered) state.sent = null;
+  if (state.pending && (frame.ref === state.pending.id || frame.version > state.pending.version)) {
+    clearPending();
+  }
+  // "Take back" is offered right after my own accepted action, until anything else happens.
+  if (answered === "action" && frame.status === "playing") state.undo = { version: frame.version };
+  else if (answered === "undo" || (state.undo && frame.version > state.undo.version)) state.undo = null;
+  state.clock = frame.clock ? { ...frame.clock, offset: frame.clock.server_time - Date.now() / 1000 } : null;
+  const complete = frame.events_complete !== false;
+  addEvents(frame.events);
+  if (complete) state.loggedVersion = Math.max(state.loggedVersion, frame.version);
+  else catchUpLog();
+  state.picture = frame;
+  if (state.table && frame.status && state.table.status !== frame.status) {
+    state.table = { ...state.table, status: frame.status };
+    getTable(tableId)
+      .then((table) => {
+        state.table = table;
+        render();
+      })
+      .catch(() => {});
+  }
+  if (frame.game && !state.renderer) {
+    loadRenderer(frame.game).then(render);
+  }
+  render();
+  renderLog();
+}
+
+function onError(frame) {
+  const error = frame.error || {};
+  const failed = frame.ref && state.sent?.id === frame.ref ? state.sent.kind : state.pending?.kind;
+  if (state.pending && (frame.ref === undefined || frame.ref === null || frame.ref === state.pending.id)) {
+    clearPending();
+  }
+  // The server said no to the undo (or the table moved on): stop offering it.
+  if (failed === "undo" && error.code !== "network_error") state.undo = null;
+  showError(error);
+  if (error.code === "stale_version" || error.code === "not_your_turn") socket?.sync();
+  if (error.code === "seat_taken_over") refreshTable();
+  render();
+}
+
+function refreshTable() {
+  getTable(tableId)
+    .then((table) => {
+      state.table = table;
+      render();
+    })
+    .catch(() => {});
+}
+
+function onFrame(frame) {
+  if (frame.type === "state") onState(frame);
+  else if (frame.type === "table") {
+    if (frame.table) {
+      const code = state.table?.invite_code;
+      state.table = code && !frame.table.invite_code ? { ...frame.table, invite_code: code } : frame.table;
+      render();
+    } else if (frame.deleted) {
+      showFatal(t("table.deleted"));
+    }
+  } else if (frame.type === "error") onError(frame);
+  else if (frame.type === "chat" && frame.message) addChat([frame.message]);
+}
+
+function onStatus(status, detail) {
+  if (status === "open" && state.conn !== "open" && state.pending) {
+    // The answer to an action sent before a drop may be lost; the resync shows the truth.
+    clearPending();
+  }
+  if (status === "open" && state.conn !== "open" && state.chatLoaded) catchUpChat();
+  state.conn = status;
+  if (status === "unauthorized") {
+    // The remembered token is no longer valid: watch as a spectator.
+    apiMod.clearIdentity();
+    header?.redraw();
+    toast(t("conn.unauthorized"), "error");
+    connect();
+  } else if (status === "not_found") {
+    showFatal(t("table.not_found"));
+  }
+  renderConn(detail);
+}
+
+function connect() {
+  const previous = socket;
+  const since = Math.max(state.loggedVersion, previous?.lastVersion || 0);
+  previous?.close();
+  socket = new TableSocket(tableId, { token: me()?.token || null, lang: currentLang, onFrame, onStatus });
+  socket.lastVersion = since;
+  window.partida = { socket, state }; // for debugging and the browser tests
+  socket.connect();
+}
+
+// ------------------------------------------------------------------ rendering
+
+function renderConn(detail) {
+  const el = document.getElementById("conn");
+  el.dataset.conn = state.conn;
+  const label =
+    state.conn === "open"
+      ? t("conn.open")
+      : state.conn === "reconnecting"
+        ? t("conn.reconnecting")
+        : state.conn === "connecting"
+          ? t("conn.connecting")
+          : t("conn.closed");
+  el.textContent = label;
+  el.title = detail?.delay ? t("conn.retry_in", { s: Math.ceil(detail.delay / 1000) }) : label;
+  document.body.dataset.conn = state.conn;
+}
+
+function renderTitle() {
+  const titleEl = document.getElementById("table-title");
+  const game = state.game || (state.table ? { id: state.table.game, title: state.table.game } : null);
+  titleEl.textContent = game ? `${gameTitle(game)} · #${tableId.slice(0, 6)}` : "";
+  const rulesLink = document.getElementById("rules-link");
+  if (rulesLink && game) Object.assign(rulesLink, { href: `/games/${encodeURIComponent(game.id)}/rules`, hidden: false });
+  const base = game ? `${gameTitle(game)} · Partida` : "Partida";
+  document.title = isMyTurn() && !state.pending ? `▶ ${t("turn.title")} · ${base}` : base;
+}
+
+function renderBanner() {
+  const banner = document.getElementById("turn-banner");
+  const st = status();
+  const p = state.picture;
+  let kind = "info";
+  let text = "";
+  let turn = "none";
+  if (st === "loading") text = t("table.loading");
+  else if (st === "open") {
+    const taken = state.table ? state.table.seats.filter((s) => s.player || s.bot).length : 0;
+    const total = state.table ? state.table.seats.length : 0;
+    text = t("turn.waiting_players", { taken, total });
+  } else if (st === "finished") {
+    kind = "finished";
+    // The winners are the seats in first place (a solo seat that lost to an automatic
+    // opponent has place 2, so nobody at the table is named the winner).
+    const result = p?.result || {};
+    const places = result.places || {};
+    const firsts = (result.ranking || []).filter((seat) => (places[seat] ?? places[String(seat)] ?? 1) === 1);
+    text = firsts.length
+      ? t("turn.game_over_winner", { name: firsts.map((seat) => seatName(state.table, seat)).join(", ") })
+      : t("turn.game_over");
+  } else if (state.pending) {
+    turn = "pending";
+    text = t("turn.sending");
+  } else if (isMyTurn()) {
+    kind = "mine";
+    turn = "me";
+    text = t("turn.yours");
+  } else if (p) {
+    turn = "others";
+    const waiting = (p.to_act || []).filter((s) => s !== p.seat);
+    text = waiting.length ? t("turn.waiting_for", { names: names(waiting) }) : t("turn.waiting");
+    if (p.seat === null || p.seat === undefined) text = `${t("turn.spectating")} · ${text}`;
+  }
+  banner.className = `turn-banner turn-${kind}`;
+  let live = banner.querySelector(".turn-text");
+  if (!live) {
+    live = h("span", { class: "turn-text", role: "status", "aria-live": "polite" });
+  }
+  if (live.textContent !== text) live.textContent = text;
+  banner.replaceChildren(live);
+  document.body.dataset.status = st;
+  document.body.dataset.turn = turn;
+  document.body.dataset.version = String(p?.version ?? 0);
+}
+
+/** When the turn comes to me, bring the renderer's [data-turn-anchor] into view (phones). */
+function revealTurnAnchor() {
+  const anchor = board.querySelector("[data-turn-anchor]");
+  if (!anchor) return;
+  const box = anchor.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  anchor.scrollIntoView({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
+}
+
+function maybeNotify() {
+  const mine = isMyTurn();
+  if (mine && !state.myTurnBefore && !document.hidden) revealTurnAnchor();
+  if (mine && !state.myTurnBefore && document.hidden && "Notification" in window) {
+    if (Notification.permission === "granted" && localStorage.getItem("partida.notify") === "1") {
+      try {
+        new Notification(t("notify.title"), { body: t("notify.body"), tag: `partida-${tableId}` });
+      } catch {
+        /* some browsers only allow notifications from a service worker */
+      }
+    }
+  }
+  state.myTurnBefore = mine;
+}
+
+/** A selector that finds "the same" control after a re-render (by tag and data-* attributes). */
+function focusKey(el) {
+  if (!el || el === document.body || !board.contains(el)) return null;
+  const data = Object.entries(el.dataset).map(([k, v]) => `[data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${CSS.escape(v)}"]`);
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  return data.length ? `${el.tagName.toLowerCase()}${data.join("")}` : null;
+}
+
+function renderBoard() {
+  const hadFocus = board.contains(document.activeElement);
+  const key = focusKey(document.activeElement);
+  drawBoard();
+  if (!hadFocus) return;
+  const again = key ? board.querySelector(key) : null;
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+  else board.focus({ preventScroll: true });
+}
+
+function drawBoard() {
+  const p = state.picture;
+  board.setAttribute("aria-busy", state.pending ? "true" : "false");
+  if (!p || !p.view) {
+    const st = status();
+    const table = state.table;
+    fill(
+      board,
+      h(
+        "div",
+        { class: ["board-empty", st === "open" ? "waiting-room" : ""] },
+        h("p", { class: "board-empty-title" }, st === "open" ? t("board.not_started") : t("table.loading")),
+        st === "open" && table
+          ? h(
+              "ul",
+              { class: "waiting-seats" },
+              table.seats.map((s) =>
+                h(
+                  "li",
+                  { class: ["waiting-seat", s.player || s.bot ? "taken" : "free"] },
+                  h("span", { class: "chair", "aria-hidden": "true" }, s.bot ? "⚙" : s.player ? s.player.name.slice(0, 1).toUpperCase() : "+"),
+                  h("span", null, seatName(table, s.seat)),
+                ),
+              ),
+            )
+          : null,
+        st === "open" ? h("p", { class: "muted" }, t("board.not_started_hint")) : null,
+      ),
+    );
+    return;
+  }
+  if (!state.renderer) return;
+  // While a bot plays my seat, my board offers nothing (the server would refuse it).
+  const shown = mySeatTakenOver() ? { ...p, legal_actions: [] } : p;
+  try {
+    state.renderer.render(board, shown, context());
+  } catch (err) {
+    console.error("renderer failed", err);
+    board.replaceChildren(h("p", { class: "notice" }, t("board.render_failed")));
+  }
+}
+
+function scoresOf(picture) {
+  if (!picture) return null;
+  if (picture.result?.scores) return picture.result.scores;
+  if (state.renderer?.scores) return state.renderer.scores(picture.view);
+  if (Array.isArray(picture.view?.scores)) return picture.view.scores;
+  return null;
+}
+
+function renderSeats() {
+  const panel = document.getElementById("seats");
+  const table = state.table;
+  if (!table) {
+    panel.replaceChildren();
+    return;
+  }
+  const p = state.picture;
+  const scores = scoresOf(p);
+  const mine = mySeat();
+  const toAct = new Set(p?.status === "playing" ? p.to_act : []);
+  fill(panel, 
+    h("h2", null, t("seats.title")),
+    h(
+      "ul",
+      { class: "seat-list" },
+      table.seats.map((s) => {
+        const online = s.bot || s.connected;
+        const score = scores ? scores[s.seat] ?? scores[String(s.seat)] : undefined;
+        return h(
+          "li",
+          {
+            class: [
+              "seat-row",
+              s.seat === mine ? "mine" : "",
+              toAct.has(s.seat) ? "to-act" : "",
+              s.taken_over ? "taken-over" : "",
+            ],
+            "data-seat": s.seat,
+          },
+          h("span", { class: "seat-turn", "aria-hidden": "true" }, toAct.has(s.seat) ? "▶" : ""),
+          s.player || s.bot
+            ? h("span", {
+                class: ["dot", online ? "online" : "offline"],
+                title: online ? t("seat.online") : t("seat.offline"),
+              })
+            : h("span", { class: "dot empty" }),
+          h(
+            "span",
+            { class: "seat-name" },
+            seatName(table, s.seat),
+            s.seat === mine ? h("span", { class: "tag" }, t("seat.you")) : null,
+            table.owner?.id && s.player?.id === table.owner.id
+              ? h("span", { class: "tag tag-host", title: t("seat.host") }, t("seat.host"))
+              : null,
+            toAct.has(s.seat) ? h("span", { class: "sr-only" }, t("seat.to_act")) : null,
+            h("span", { class: "sr-only" }, online ? t("seat.online") : t("seat.offline")),
+          ),
+          score !== undefined ? h("span", { class: "seat-score", title: t("seats.score") }, String(score)) : null,
+          seatClock(s.seat),
+          seatExtras(s, mine),
+        );
+      }),
+    ),
+    mine === null && status() !== "open" ? h("p", { class: "muted small" }, t("seats.you_watch")) : null,
+  );
+}
+
+// ------------------------------------------------------------------ clocks
+
+/** The picture's clock entry of one seat, or null when the table has no clock. */
+function clockOf(seat) {
+  return state.clock?.seats?.find((c) => c.seat === seat) || null;
+}
+
+/** Seconds left on a seat's clock now: running clocks count down from their deadline, read
+ *  against the server's time (its offset from this browser measured when the frame came). */
+function secondsLeft(entry) {
+  if (entry.running && typeof entry.deadline === "number") {
+    const serverNow = Date.now() / 1000 + (state.clock?.offset || 0);
+    return Math.max(0, entry.deadline - serverNow);
+  }
+  return Math.max(0, Number(entry.seconds_left) || 0);
+}
+
+function pad(n) {
+  return String(n).padStart(2, "0");
+}
+
+/** mm:ss (h:mm:ss past an hour) for real-time banks; days and hours for correspondence. */
+function formatClock(seconds, mode) {
+  const total = Math.ceil(seconds);
+  const d = Math.floor(total / 86400);
+  const hrs = Math.floor((total % 86400) / 3600);
+  const min = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
+  if (d > 0) return t("clock.days", { d, h: hrs });
+  if (mode === "async" && hrs > 0) return t("clock.hours", { h: hrs, m: min });
+  if (hrs > 0) return `${hrs}:${pad(min)}:${pad(sec)}`;
+  return `${pad(min)}:${pad(sec)}`;
+}
+
+/** The seat's full time (bank or time per move), for the "low" highlight at 10 %. */
+function fullTime(mode) {
+  const tc = state.table?.time_control || {};
+  return mode === "async" ? tc.move_seconds : tc.bank_seconds;
+}
+
+function paintClock(el, entry) {
+  const mode = state.clock?.mode;
+  const left = secondsLeft(entry);
+  const full = fullTime(mode);
+  const low = left <= CLOCK_LOW_SECONDS || (full > 0 && left <= full * 0.1);
+  const text = formatClock(left, mode);
+  const value = el.querySelector(".clock-value");
+  if (value && value.textContent !== text) value.textContent = text;
+  el.classList.toggle("running", Boolean(entry.running));
+  el.classList.toggle("low", low);
+  el.classList.toggle("out", left <= 0);
+  el.dataset.running = entry.running ? "true" : "false";
+  el.dataset.secondsLeft = String(Math.round(left * 10) / 10);
+}
+
+function seatClock(seat) {
+  const entry = status() === "playing" ? clockOf(seat) : null;
+  if (!entry) return null;
+  const el = h(
+    "span",
+    {
+      class: "seat-clock",
+      role: "timer",
+      "data-clock-seat": seat,
+      title: t("clock.label"),
+    },
+    h("span", { class: "clock-icon", "aria-hidden": "true" }),
+    h("span", { class: "sr-only" }, `${t("clock.label")}: `),
+    h("span", { class: "clock-value" }),
+    entry.running ? h("span", { class: "sr-only" }, ` (${t("clock.running")})`) : null,
+  );
+  paintClock(el, entry);
+  return el;
+}
+
+/** Redraw the running clocks in place (no re-render: buttons under the pointer stay put). */
+function tickClocks() {
+  if (!state.clock) return;
+  for (const el of document.querySelectorAll("#seats .seat-clock[data-clock-seat]")) {
+    const entry = clockOf(Number(el.dataset.clockSeat));
+    if (entry) paintClock(el, entry);
+  }
+}
+
+// ------------------------------------------------------------------ absent players
+
+/** Under a seat: "bot playing for …", or the vote to hand an away player's seat to a bot. */
+function seatExtras(s, mine) {
+  const table = state.table;
+  if (s.taken_over) {
+    return h(
+      "span",
+      { class: "seat-sub seat-bot-for", "data-testid": "taken-over" },
+      h("span", { class: "bot-icon", "aria-hidden": "true" }, "⚙ "),
+      t("seat.taken_over", { name: s.player?.name || seatName(table, s.seat) }),
+    );
+  }
+  const canVote =
+    status() === "playing" &&
+    mine !== null &&
+    s.seat !== mine &&
+    s.player &&
+    !s.bot &&
+    !s.connected &&
+    table?.time_control?.abandon === "vote";
+  if (!canVote) return null;
+  const votes = s.takeover_votes || 0;
+  return h(
+    "span",
+    { class: "seat-sub seat-takeover" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-small",
+        "data-action": "takeover",
+        "data-seat": s.seat,
+        title: t("takeover.vote_title", { name: s.player.name }),
+        disabled: state.busy,
+        onclick: () => voteFor(s.seat),
+      },
+      t("takeover.vote"),
+    ),
+    votes ? h("span", { class: "takeover-votes muted small" }, t("takeover.votes", { n: votes })) : null,
+  );
+}
+
+/** A readable refusal: the server's numbers in the viewer's language when it gives them. */
+function takeoverErrorText(err, seat) {
+  const details = err.details || {};
+  if (err.code === "takeover_refused" && typeof details.grace_seconds === "number") {
+    return `${t("error.takeover_refused")}: ${t("takeover.too_soon", {
+      name: seatName(state.table, seat),
+      away: details.away_seconds ?? 0,
+      grace: details.grace_seconds,
+    })}`;
+  }
+  return errorText(err);
+}
+
+async function voteFor(seat) {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    state.table = await voteTakeover(tableId, seat);
+    if (!state.table.seats[seat]?.taken_over) toast(t("takeover.voted"), "info");
+  } catch (err) {
+    toast(takeoverErrorText(err, seat), "error");
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+async function takeMySeatBack() {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    state.table = await takeBack(tableId);
+    toast(t("takeover.taken_back"), "info");
+    socket?.sync();
+  } catch (err) {
+    showError(err);
+    refreshTable();
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+let takeoverDrawnFrom = null;
+
+/** When a bot plays my seat: a clear banner with the way back. */
+function renderTakeover() {
+  const el = document.getElementById("takeover-banner");
+  if (!el) return;
+  const show = mySeatTakenOver() && status() === "playing";
+  const key = show ? `${currentLang()}|${state.busy}` : null;
+  if (key === takeoverDrawnFrom) return;
+  takeoverDrawnFrom = key;
+  el.hidden = !show;
+  if (!show) {
+    el.replaceChildren();
+    return;
+  }
+  el.replaceChildren(
+    h("span", { class: "takeover-icon", "aria-hidden": "true" }, "⚙"),
+    h("span", { class: "takeover-text" }, t("takeover.mine")),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-primary",
+        "data-action": "take-back",
+        disabled: state.busy,
+        onclick: takeMySeatBack,
+      },
+      t("takeover.take_back"),
+    ),
+  );
+}
+
+// ------------------------------------------------------------------ setup
+
+async function lobbyAction(fn) {
+  if (state.busy) return;
+  state.busy = true;
+  renderSetup();
+  try {
+    const answer = await fn();
+    if (answer && answer.seats) state.table = answer;
+    else state.table = await getTable(tableId);
+  } catch (err) {
+    showError(err);
+  } finally {
+    state.busy = false;
+    render();
+  }
+}
+
+// What the setup panel was last drawn from. Presence and chat frames re-render the page
+// often; rebuilding the panel under a pointer that is mid-click swallows the click.
+let setupDrawnFrom = null;
+
+function renderSetup() {
+  const panel = document.getElementById("setup");
+  const table = state.table;
+  if (!table || status() !== "open") {
+    setupDrawnFrom = null;
+    panel.hidden = true;
+    panel.replaceChildren();
+    return;
+  }
+  panel.hidden = false;
+  const player = me();
+  const seat = mySeat();
+  const free = table.seats.filter((s) => !s.player && !s.bot).length;
+  const drawnFrom = JSON.stringify([
+    player?.id ?? null,
+    seat,
+    free,
+    state.busy,
+    isOwner(),
+    state.game?.bot_levels || [],
+    state.botLevel ?? null,
+    table.owner?.name ?? null,
+    table.private,
+    table.invite_code ?? null,
+    currentLang(),
+  ]);
+  if (drawnFrom === setupDrawnFrom && panel.childElementCount) return;
+  setupDrawnFrom = drawnFrom;
+  const parts = [h("h2", null, t("setup.title"))];
+  if (!player) {
+    parts.push(
+      h("p", null, t("setup.need_name")),
+      nameFormFor(),
+    );
+  } else if (seat === null && free > 0) {
+    parts.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-primary",
+          "data-action": "join",
+          disabled: state.busy,
+          onclick: () =>
+            lobbyAction(async () => {
+              await apiMod.joinTable(tableId, inviteFromLink || state.table?.invite_code);
+              return getTable(tableId);
+            }),
+        },
+        t("table.join"),
+      ),
+    );
+  } else if (seat === null) {
+    parts.push(h("p", { class: "muted" }, t("setup.full")));
+  }
+  if (isOwner()) {
+    const levels = state.game?.bot_levels || [];
+    const level = h(
+      "select",
+      {
+        id: "bot-level",
+        class: "bot-level",
+        onchange: (e) => {
+          state.botLevel = e.target.value;
+        },
+      },
+      levels.map((l) => h("option", { value: l }, levelName(l))),
+    );
+    if (state.botLevel) level.value = state.botLevel;
+    parts.push(
+      h(
+        "div",
+        { class: "row" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            "data-action": "add-bot",
+            disabled: state.busy || free === 0,
+            onclick: () => lobbyAction(() => apiMod.addBot(tableId, levels.length ? level.value : null)),
+          },
+          t("table.add_bot"),
+        ),
+        levels.length > 1
+          ? h("label", { class: "inline" }, h("span", { class: "sr-only" }, t("table.bot_level")), level)
+          : null,
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-primary btn-wide",
+          "data-action": "start",
+          disabled: state.busy || free > 0,
+          onclick: () => lobbyAction(() => apiMod.startTable(tableId)),
+        },
+        t("table.start"),
+      ),
+      free > 0 ? h("p", { class: "hint" }, t(free === 1 ? "setup.start_hint_one" : "setup.start_hint", { free })) : null,
+    );
+  } else if (seat !== null) {
+    parts.push(h("p", { class: "muted" }, t("setup.wait_host", { name: table.owner?.name || "" })));
+  }
+  if (player && seat !== null) {
+    parts.push(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn-link",
+          "data-action": "leave",
+          disabled: state.busy,
+          onclick: () =>
+            lobbyAction(async () => {
+              await apiMod.leaveTable(tableId);
+              return getTable(tableId).catch(() => {
+                location.href = "/";
+              });
+            }),
+        },
+        t("table.leave"),
+      ),
+    );
+  }
+  const link = tableUrl(tableId, table.invite_code || inviteFromLink);
+  if (table.private) parts.push(h("p", { class: "hint" }, t("setup.private")));
+  parts.push(
+    h(
+      "div",
+      { class: "invite" },
+      h("label", { for: "invite-link" }, t("invite.label")),
+      h(
+        "div",
+        { class: "row" },
+        h("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            "data-action": "copy-link",
+            onclick: async () => {
+              const ok = await copyText(link);
+              toast(ok ? t("invite.copied") : link, ok ? "info" : "error");
+            },
+          },
+          t("invite.copy"),
+        ),
+      ),
+    ),
+  );
+  panel.replaceChildren(...parts);
+}
+
+function renderResult() {
+  const panel = document.getElementById("result");
+  const result = state.picture?.result;
+  if (!result || status() !== "finished") {
+    panel.hidden = true;
+    panel.replaceChildren();
+    return;
+  }
+  panel.hidden = false;
+  const scores = result.scores || {};
+  const ranking = result.ranking || [];
+  const places = result.places || {};
+  const mine = mySeat();
+  let place = 0;
+  let lastScore = null;
+  const rows = ranking.map((seat, index) => {
+    const score = scores[seat] ?? scores[String(seat)];
+    if (places[seat] !== undefined || places[String(seat)] !== undefined) {
+      place = places[seat] ?? places[String(seat)];
+    } else if (score !== lastScore) {
+      place = index + 1;
+    }
+    lastScore = score;
+    return h(
+      "li",
+      { class: ["rank-row", `place-${place}`, seat === mine ? "mine" : ""], "data-seat": seat },
+      h("span", { class: "rank-place" }, t("result.place", { n: place })),
+      h("span", { class: "rank-name" }, seatName(state.table, seat)),
+      h("span", { class: "rank-score" }, t("result.points", { n: score })),
+    );
+  });
+  fill(panel, 
+    h("h2", null, t("result.title")),
+    h("ol", { class: "ranking", "data-testid": "ranking" }, rows),
+    result.tiebreak ? h("p", { class: "muted small" }, result.tiebreak) : null,
+    h(
+      "div",
+      { class: "actions" },
+      h(
+        "a",
+        { class: "btn btn-primary", href: `/replays/${encodeURIComponent(tableId)}`, "data-action": "replay" },
+        t("replay.watch"),
+      ),
+      h("a", { class: "btn", href: "/" }, t("result.back")),
+    ),
+  );
+}
+
+/** Lines for the events the table itself records (no game knows them). */
+function platformLine(event) {
+  const name = typeof event.seat === "number" ? seatName(state.table, event.seat) : "?";
+  if (event.type === "action_undone") return t("log.action_undone", { name });
+  if (event.type === "clock_timeout") return t("log.clock_timeout", { name });
+  return undefined;
+}
+
+function describe(event) {
+  const platform = platformLine(event);
+  if (platform !== undefined) return platform;
+  const ctx = context();
+  let text;
+  try {
+    text = state.renderer?.describeEvent ? state.renderer.describeEvent(event, ctx) : undefined;
+  } catch (err) {
+    console.warn("describeEvent failed", err);
+    text = undefined;
+  }
+  if (text === null) return null; // the renderer hides this event
+  // No line of the game's own (or only the generic renderer's): the server's readable line.
+  if ((text === undefined || text === "" || state.genericRenderer) && event.text) return event.text;
+  if (text === undefined || text === "") {
+    const who = typeof event.seat === "number" ? seatName(state.table, event.seat) : null;
+    const fields = Object.entries(event)
+      .filter(([k]) => !["type", "version", "actor", "seat", "text"].includes(k))
+      .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
+      .join(", ");
+    text = `${who ? `${who} — ` : ""}${event.type.replace(/_/g, " ")}${fields ? ` (${fields})` : ""}`;
+  }
+  return text;
+}
+
+/** The whole log again (its readable lines in the current language). */
+async function reloadLog() {
+  try {
+    const log = await getLog(tableId, 0, currentLang());
+    state.log = [];
+    state.loggedVersion = 0;
+    addEvents(log.events);
+    state.loggedVersion = log.version;
+    renderLog();
+  } catch (err) {
+    console.warn("log reload failed", err);
+  }
+}
+
+function renderLog() {
+  const list = document.getElementById("log-list");
+  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const items = [];
+  for (const event of state.log) {
+    const text = describe(event);
+    if (text === null) continue;
+    // Scoring events come with the server's step-by-step explanation (one line per step):
+    // offered under the board's own summary line.
+    const steps =
+      typeof event.text === "string" && event.text.includes("\n") && text !== event.text
+        ? h(
+            "details",
+            { class: "log-steps" },
+            h("summary", null, t("log.steps")),
+            h("div", { class: "log-steps-text" }, event.text),
+          )
+        : null;
+    items.push(h("li", { class: `log-${event.type}`, "data-version": event.version }, text, steps));
+  }
+  if (!items.length) items.push(h("li", { class: "muted" }, t("log.empty")));
+  list.replaceChildren(...items);
+  if (nearBottom) list.scrollTop = list.scrollHeight;
+}
+
+function renderNotifyToggle() {
+  if (!("Notification" in window)) return null;
+  const on = localStorage.getItem("partida.notify") === "1" && Notification.permission === "granted";
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-link notify-toggle",
+      "aria-pressed": on ? "true" : "false",
+      onclick: async () => {
+        if (on) {
+          localStorage.setItem("partida.notify", "0");
+        } else {
+          const permission = await Notification.requestPermission();
+          localStorage.setItem("partida.notify", permission === "granted" ? "1" : "0");
+          if (permission !== "granted") toast(t("notify.denied"), "error");
+        }
+        render();
+      },
+    },
+    on ? t("notify.off") : t("notify.on"),
+  );
+}
+
+// ------------------------------------------------------------------ chat
+
+const CHAT_LIMIT = 300;
+let chatComposeKey = null;
+const chatNameFormFor = stickyNameForm((created) => {
+  header.redraw();
+  socket?.authenticate(created.token);
+  render();
+});
+
+function addChat(messages) {
+  let added = false;
+  const known = new Set(state.chat.map((m) => m.id));
+  for (const message of messages || []) {
+    if (!message || known.has(message.id)) continue;
+    known.add(message.id);
+    state.chat.push(message);
+    added = true;
+  }
+  if (!added) return;
+  state.chat.sort((a, b) => a.id - b.id);
+  if (state.chat.length > CHAT_LIMIT) state.chat.splice(0, state.chat.length - CHAT_LIMIT);
+  renderChat();
+}
+
+async function catchUpChat() {
+  const since = state.chat.length ? state.chat[state.chat.length - 1].id : 0;
+  try {
+    addChat(await getChat(tableId, since));
+  } catch (err) {
+    console.warn("chat catch-up failed", err);
+  }
+  if (!state.chatLoaded) {
+    state.chatLoaded = true;
+    renderChat();
+  }
+}
+
+function chatTime(at) {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return "";
+  return date.toLocaleTimeString(currentLang(), { hour: "2-digit", minute: "2-digit" });
+}
+
+function renderChat() {
+  const list = document.getElementById("chat-list");
+  if (!list) return;
+  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const mine = me()?.id;
+  const items = state.chat.map((m) =>
+    h(
+      "li",
+      { class: ["chat-line", m.player?.id === mine ? "mine" : ""], "data-chat-id": m.id },
+      h("span", { class: "chat-who" }, m.player?.name || "?"),
+      h("time", { class: "chat-time", datetime: m.at }, chatTime(m.at)),
+      h("span", { class: "chat-text" }, m.text),
+    ),
+  );
+  if (!items.length) {
+    items.push(h("li", { class: "muted chat-empty" }, state.chatLoaded ? t("chat.empty") : t("table.loading")));
+  }
+  list.replaceChildren(...items);
+  if (nearBottom || list.dataset.seen !== String(state.chat.length)) list.scrollTop = list.scrollHeight;
+  list.dataset.seen = String(state.chat.length);
+}
+
+async function sendChat(input, button) {
+  const text = input.value.trim();
+  if (!text) return;
+  button.disabled = true;
+  try {
+    const message = await postChat(tableId, text);
+    input.value = "";
+    addChat([message]);
+  } catch (err) {
+    showError(err);
+  } finally {
+    button.disabled = false;
+    input.focus();
+  }
+}
+
+function renderChatCompose() {
+  const box = document.getElementById("chat-compose");
+  if (!box) return;
+  const player = me();
+  const showNameForm = !player && status() !== "open"; // while open, the setup panel asks for it
+  const key = `${player?.id || "-"}|${currentLang()}|${showNameForm}`;
+  if (key === chatComposeKey) return; // keep what is being typed
+  chatComposeKey = key;
+  const input = h("input", {
+    id: "chat-input",
+    name: "text",
+    maxlength: 500,
+    autocomplete: "off",
+    disabled: !player,
+    placeholder: t("chat.placeholder"),
+    "aria-describedby": player ? null : "chat-hint",
+    "aria-label": t("chat.label"),
+  });
+  const button = h("button", { type: "submit", class: "btn", id: "chat-send", disabled: !player }, t("chat.send"));
+  fill(
+    box,
+    h(
+      "form",
+      {
+        class: "chat-form row",
+        onsubmit: (event) => {
+          event.preventDefault();
+          sendChat(input, button);
+        },
+      },
+      input,
+      button,
+    ),
+    player ? null : h("p", { class: "hint", id: "chat-hint" }, t("chat.need_name")),
+    showNameForm ? h("details", { class: "chat-name" }, h("summary", null, t("chat.choose_name")), chatNameFormFor()) : null,
+  );
+}
+
+// ------------------------------------------------------------------ fair shuffle
+
+let fairKey = null;
+
+function renderFair() {
+  const panel = document.getElementById("fair");
+  const table = state.table;
+  const hex = table?.seed_commitment;
+  if (!hex) {
+    panel.hidden = true;
+    return;
+  }
+  const finished = status() === "finished";
+  if (finished && !state.replay) {
+    state.replay = { loading: true };
+    getReplay(tableId)
+      .then((replay) => {
+        state.replay = replay;
+        render();
+      })
+      .catch((err) => {
+        console.warn("could not load the replay", err);
+        state.replay = { failed: true }; // no retry loop: the page shows the hint instead
+      });
+  }
+  const secret = finished ? state.replay?.seed_secret : null;
+  const key = `${hex}|${secret || ""}|${currentLang()}`;
+  if (key === fairKey) return;
+  fairKey = key;
+  panel.hidden = false;
+  const command = `python -m app.verify ${location.origin}/api/v1/tables/${tableId} --commitment ${hex}`;
+  fill(
+    panel,
+    h(
+      "p",
+      { class: "fair-line" },
+      h("span", { class: "fair-icon", "aria-hidden": "true" }, "⚖"),
+      h("strong", null, t("fair.title")),
+      " ",
+      t("fair.commitment"),
+      " ",
+      h("code", { class: "fair-hash", title: hex, "data-testid": "seed-commitment" }, `${hex.slice(0, 12)}…`),
+    ),
+    finished && secret
+      ? h(
+          "details",
+          { class: "fair-verify", "data-testid": "fair-verify" },
+          h("summary", null, t("fair.verify")),
+          h("p", { class: "small" }, t("fair.secret"), " ", h("code", { class: "fair-secret" }, secret)),
+          h("p", { class: "small" }, t("fair.verify_hint")),
+          h("pre", { class: "fair-command" }, h("code", null, command)),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "btn btn-link",
+              onclick: async () => {
+                const ok = await copyText(command);
+                toast(ok ? t("fair.copied") : command, ok ? "info" : "error");
+              },
+            },
+            t("fair.copy"),
+          ),
+        )
+      : h("p", { class: "hint" }, t("fair.hint")),
+  );
+}
+
+function renderUndo(banner) {
+  const p = state.picture;
+  if (!state.undo || !p || p.status !== "playing" || p.version !== state.undo.version || mySeatTakenOver()) return;
+  banner.append(
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-undo",
+        "data-action": "undo",
+        title: t("undo.title"),
+        disabled: Boolean(state.pending),
+        onclick: sendUndo,
+      },
+      h("span", { "aria-hidden": "true" }, "↶ "),
+      t("undo.button"),
+    ),
+  );
+}
+
+function render() {
+  renderTitle();
+  renderBanner();
+  const banner = document.getElementById("turn-banner");
+  renderUndo(banner);
+  renderTakeover();
+  if (mySeat() !== null && status() !== "finished") {
+    const toggle = renderNotifyToggle();
+    if (toggle) banner.append(toggle);
+  }
+  renderBoard();
+  renderSeats();
+  renderSetup();
+  renderResult();
+  renderFair();
+  renderChatCompose();
+  renderConn();
+  maybeNotify();
+}
+
+function showFatal(message) {
+  socket?.close();
+  document.body.dataset.status = "gone";
+  board.replaceChildren(
+    h("div", { class: "board-empty" }, h("p", { class: "board-empty-title" }, message), h("a", { class: "btn", href: "/" }, t("result.back"))),
+  );
+}
+
+// ------------------------------------------------------------------ start
+
+async function main() {
+  await initI18n();
+  initHints(board);
+  header = mountHeader({
+    onIdentityChange: () => {
+      connect();
+      render();
+    },
+  });
+  onLangChange(() => {
+    render();
+    renderLog();
+    renderChat();
+    // The server's log lines come in one language: fetch them again, and reconnect so
+    // the socket's events carry the new language too.
+    if (socket && state.table && state.table.status !== "open") {
+      reloadLog();
+      connect();
+    }
+  });
+  render();
+  await checkIdentity();
+  header.redraw();
+  try {
+    state.table = await getTable(tableId);
+  } catch (err) {
+    if (err.status === 404) {
+      showFatal(t("table.not_found"));
+      return;
+    }
+    showError(err);
+  }
+  const [games] = await Promise.all([
+    listGames().catch(() => []),
+    state.table ? loadRenderer(state.table.game) : Promise.resolve(),
+  ]);
+  state.game = games.find((g) => g.id === state.table?.game) || null;
+  if (state.table && state.table.status !== "open") {
+    try {
+      const log = await getLog(tableId, 0, currentLang());
+      addEvents(log.events);
+      state.loggedVersion = log.version;
+    } catch (err) {
+      console.warn("could not load the log", err);
+    }
+  }
+  render();
+  renderLog();
+  connect();
+  catchUpChat();
+  setInterval(tickClocks, CLOCK_TICK_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) {
+      if (!socket?.isOpen) socket?.reconnectNow();
+      render();
+    }
+  });
+}
+
+main().catch((err) => {
+  console.error(err);
+  toast(errorText(err), "error");
+});

@@ -1,0 +1,80 @@
+"""Complete games through the public API at every player count and with the options,
+one person (random legal actions, exactly as a third-party client would) and bots."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from app.games import REGISTRY
+from tests.support.client import make_table, new_player
+
+CASES: list[tuple[str, int, dict[str, Any]]] = []
+if "luz" in REGISTRY:
+    CASES += [
+        ("luz", 3, {}),
+        ("luz", 4, {"trump": "none", "safety_miss_from": "nearest"}),
+        (
+            "luz",
+            5,
+            {
+                "first_player_rotation": "fixed",
+                "strict_memory": True,
+                "manual_sort_direction": True,
+            },
+        ),
+    ]
+if "mine" in REGISTRY:
+    CASES += [
+        ("mine", 2, {}),
+        ("mine", 3, {"dummy": True, "variant": True}),
+        ("mine", 4, {"variant": True, "first_player": 2}),
+        ("mine", 5, {"dummy": True}),
+        ("mine", 6, {"variant": False}),
+    ]
+if "gluckauf" in REGISTRY:
+    CASES += [
+        ("gluckauf", 2, {}),
+        ("gluckauf", 3, {}),
+        ("gluckauf", 4, {"delivered_visible": True}),
+    ]
+if "ginkgopolis" in REGISTRY:
+    CASES += [("ginkgopolis", 1, {}), ("ginkgopolis", 3, {}), ("ginkgopolis", 5, {})]
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"), CASES, ids=[f"{g}-{n}-{i}" for i, (g, n, _) in enumerate(CASES)]
+)
+def test_a_person_and_bots_play_to_a_final_result(
+    http: httpx.Client, game: str, seats: int, options: dict[str, Any]
+) -> None:
+    rng = random.Random(f"{game}{seats}")
+    person = new_player(http, "Person")
+    table = make_table(person, game, seats, options)
+    for _ in range(seats - 1):
+        assert (
+            person.post(f"/api/v1/tables/{table['id']}/bots", {"level": "normal"}).status_code
+            == 200
+        )
+    assert person.post(f"/api/v1/tables/{table['id']}/start").status_code == 200
+    deadline = time.monotonic() + 240
+    acted = 0
+    while time.monotonic() < deadline:
+        state = person.state(table["id"])
+        if state["status"] == "finished":
+            break
+        if not state["legal_actions"]:
+            time.sleep(0.01)
+            continue
+        r = person.act(table["id"], state["version"], rng.choice(state["legal_actions"]))
+        assert r.status_code in (200, 409), r.text
+        acted += 1
+    result = state["result"]
+    assert state["status"] == "finished", "the game did not end in time"
+    assert sorted(result["ranking"]) == list(range(seats))
+    assert set(result["scores"]) == {str(s) for s in range(seats)}
+    assert acted > 0

@@ -1,0 +1,139 @@
+"""Page-level helpers shared by the browser tests (plain functions over a Playwright page)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+TURN_OR_END = "body[data-turn='me'], body[data-status='finished']"
+
+
+def my_move(page: Any, bet: int = 1) -> str:
+    """Make one move by clicks on the current page: a bet, or the first highlighted card."""
+    if page.locator(".bet-panel").count():
+        page.click(f".bet-option[data-tricks='{bet}']")
+        page.click(".bet-confirm")
+        return "bet"
+    if page.locator(".high-end-panel").count():
+        page.click(".high-end-panel button[data-side='right']")
+        return "high_end"
+    page.locator(".hand-mine button.card.legal").first.click()
+    return "card"
+
+
+def play_to_the_end(page: Any, limit: int = 200) -> dict[str, int]:
+    """Answer every turn of this page's player by clicks until the game is over."""
+    moves = {"bet": 0, "card": 0, "high_end": 0}
+    for _ in range(limit):
+        page.wait_for_selector(TURN_OR_END, timeout=15_000)
+        if page.get_attribute("body", "data-status") == "finished":
+            return moves
+        moves[my_move(page)] += 1
+    raise AssertionError(f"the game did not end within {limit} moves: {moves}")
+
+
+def seated_table(
+    api: Any,
+    owner: dict[str, str],
+    *,
+    bots: int,
+    others: tuple[dict[str, str], ...] = (),
+    options: dict[str, Any] | None = None,
+    seats: int = 3,
+    start: bool = True,
+    private: bool = False,
+    game: str = "luz",
+) -> str:
+    """Create a table through the API: owner at seat 0, then ``others``, then bots."""
+    headers = {"Authorization": f"Bearer {owner['token']}"}
+    body = {"game": game, "seats": seats, "options": options or {}, "private": private}
+    response = api.post("/tables", json=body, headers=headers)
+    response.raise_for_status()
+    table_id = str(response.json()["id"])
+    invite = response.json().get("invite_code")
+    for player in others:
+        joined = api.post(
+            f"/tables/{table_id}/join",
+            json={"invite": invite} if invite else None,
+            headers={"Authorization": f"Bearer {player['token']}"},
+        )
+        joined.raise_for_status()
+    for _ in range(bots):
+        api.post(f"/tables/{table_id}/bots", json={}, headers=headers).raise_for_status()
+    if start:
+        api.post(f"/tables/{table_id}/start", headers=headers).raise_for_status()
+    return table_id
+
+
+def shot(target: Any, name: str, **options: Any) -> None:
+    """Save a screenshot (a page or a locator) only when PARTIDA_SHOTS names a folder:
+    the test suite never rewrites the images committed under static/screenshots."""
+    folder = os.environ.get("PARTIDA_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(Path(folder) / name), **options)
+
+
+def single_game_server(tmp_path_factory: Any, game_id: str) -> Iterator[Any]:
+    """A server on a fresh SQLite file with only one registered game (for a module fixture).
+
+    The migrations run on a worker thread: the sync Playwright driver owns this
+    thread's event loop once the package's browser is up.
+    """
+    import importlib
+    import uuid
+    from concurrent.futures import ThreadPoolExecutor
+
+    from app.main import create_app
+    from app.migrate import upgrade_to_head
+    from tests.conftest import test_settings
+    from tests.support.live import LiveServer
+
+    engine = importlib.import_module(f"app.games.{game_id}").ENGINE
+    path = tmp_path_factory.mktemp(f"{game_id}-db") / f"{game_id}-{uuid.uuid4().hex[:8]}.sqlite3"
+    url = f"sqlite+aiosqlite:///{path}"
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(upgrade_to_head, url).result()
+    settings = test_settings(url)
+    server = LiveServer(
+        create_app(settings, games={game_id: engine}), ws_max_size=settings.ws_max_frame_bytes
+    ).start()
+    yield server
+    server.stop()
+
+
+def api_client(server: Any) -> Iterator[Any]:
+    import httpx
+
+    with httpx.Client(base_url=server.url + "/api/v1", timeout=30) as client:
+        yield client
+
+
+def context_factory(browser: Any, server: Any) -> Iterator[Any]:
+    """Yields make(locale, player, **kwargs) -> a browser context on ``server`` (closed after)."""
+    import json
+
+    contexts: list[Any] = []
+
+    def make(locale: str = "en-GB", player: dict[str, str] | None = None, **kwargs: Any) -> Any:
+        context = browser.new_context(
+            base_url=server.url,
+            locale=locale,
+            extra_http_headers={"Accept-Language": locale},
+            viewport=kwargs.pop("viewport", {"width": 1360, "height": 900}),
+            reduced_motion="reduce",
+            **kwargs,
+        )
+        context.set_default_timeout(10_000)
+        if player is not None:
+            context.add_init_script(
+                f"localStorage.setItem('partida.player', {json.dumps(json.dumps(player))});"
+            )
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()

@@ -1,0 +1,58 @@
+"""A person plays Luz in the browser, by clicks only, against two bots."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import TURN_OR_END, play_to_the_end
+
+
+def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any) -> None:
+    started = time.monotonic()
+    page = new_context().new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+
+    page.goto("/")
+    page.fill("#player-name", "Ana")
+    page.click("form.name-form button[type=submit]")
+    expect(page.get_by_test_id("whoami")).to_contain_text("Ana")
+    page.select_option("#create-game", "luz")
+    page.fill("#create-seats", "3")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r"/tables/[0-9a-f]+$"))
+
+    expect(page.locator("#seats .seat-row")).to_have_count(3)
+    page.click("#setup [data-action=add-bot]")
+    expect(page.locator("#seats .seat-name", has_text="Bot")).to_have_count(1)
+    page.click("#setup [data-action=add-bot]")
+    expect(page.locator("#seats .seat-name", has_text="Bot")).to_have_count(2)
+    page.click("#setup [data-action=start]")
+    page.wait_for_selector(TURN_OR_END)
+    if page.get_attribute("body", "data-turn") == "me":
+        expect(page).to_have_title(re.compile(r"^▶ Your turn"))
+    page.screenshot(path="/tmp/partida-luz-start.png")
+
+    moves = play_to_the_end(page)
+
+    assert moves["bet"] == 4 and moves["card"] == 40, moves
+    expect(page.locator("#result")).to_be_visible()
+    ranking = page.locator("#result .ranking .rank-row")
+    expect(ranking).to_have_count(3)
+    expect(ranking.filter(has_text="Ana")).to_have_count(1)
+    expect(page.locator("#turn-banner")).to_contain_text("Game over")
+    expect(page.locator(".luz-sheet tbody tr")).to_have_count(4)
+    expect(page.locator("#log-list")).to_contain_text("The game is over.")
+    page.screenshot(path="/tmp/partida-luz-end.png", full_page=True)
+
+    # A reload shows the same ending, with the log rebuilt from the server.
+    page.reload()
+    expect(page.locator("#result .ranking .rank-row")).to_have_count(3)
+    expect(page.locator("#log-list")).to_contain_text("Deal 4 scored")
+    expect(page.locator("#log-list")).to_contain_text("The game is over.")
+    assert not problems, problems
+    assert time.monotonic() - started < 60

@@ -1,0 +1,90 @@
+"""Golden playthroughs of Glück Auf (tests/golden/gluckauf/*.jsonl).
+
+Each file is a seeded game, one JSON line per action: the seat, the action, the
+events it caused (with their ``visible_to``) and a fingerprint of every seat's
+view; the last line holds the result. A diff in review shows exactly which
+behaviour changed. After an intentional rule change, regenerate with
+
+    python tests/unit/games/test_gluckauf_golden.py --regen
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from app.games.base import parse_action
+from app.games.gluckauf import ENGINE
+from app.games.gluckauf.rules import GluckaufOptions
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "gluckauf"
+CASES = {"2p_bot_vs_random_seed7": (2, 7), "4p_bots_seed21": (4, 21)}
+
+
+def _fingerprint(data: Any) -> str:
+    raw = json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def transcript(n: int, seed: int) -> list[dict[str, Any]]:
+    state = ENGINE.setup(n, seed, GluckaufOptions())
+    rng = random.Random(seed)
+    lines: list[dict[str, Any]] = []
+    while (result := ENGINE.result(state)) is None:
+        (seat,) = ENGINE.to_act(state)
+        legal = ENGINE.legal_actions(state, seat)
+        level = "normal" if seat == 0 or n == 4 else "random"
+        action = ENGINE.bot(ENGINE.view(state, seat), legal, rng, level)
+        state, events = ENGINE.apply(state, seat, action)
+        lines.append(
+            {
+                "seat": seat,
+                "action": action.model_dump(mode="json"),
+                "events": [e.model_dump(mode="json") for e in events],
+                "views": {
+                    str(v): _fingerprint(ENGINE.view(state, v).model_dump(mode="json"))
+                    for v in [None, *range(n)]
+                },
+            }
+        )
+    lines.append({"result": result.model_dump(mode="json")})
+    return lines
+
+
+def _dump_lines(lines: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(line, sort_keys=True, ensure_ascii=False) + "\n" for line in lines)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden_playthrough(name: str) -> None:
+    n, seed = CASES[name]
+    path = GOLDEN / f"{name}.jsonl"
+    expected = path.read_text(encoding="utf-8")
+    assert _dump_lines(transcript(n, seed)) == expected
+    # The stored actions replay to the same result on their own.
+    state = ENGINE.setup(n, seed, GluckaufOptions())
+    stored = [json.loads(line) for line in expected.splitlines()]
+    for line in stored[:-1]:
+        state, _ = ENGINE.apply(state, line["seat"], parse_action(ENGINE, line["action"]))
+    result = ENGINE.result(state)
+    assert result is not None and result.model_dump(mode="json") == stored[-1]["result"]
+
+
+if __name__ == "__main__":
+    if "--regen" not in sys.argv:
+        raise SystemExit("usage: python tests/unit/games/test_gluckauf_golden.py --regen")
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for case, (players, game_seed) in sorted(CASES.items()):
+        (GOLDEN / f"{case}.jsonl").write_text(
+            _dump_lines(transcript(players, game_seed)), encoding="utf-8"
+        )
+        print(f"wrote {case}")

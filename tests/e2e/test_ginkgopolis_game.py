@@ -102,7 +102,6 @@ def _one_move(page: Any, moves: dict[str, int], shots: set[str]) -> None:
 def test_a_person_plays_a_complete_solo_game_against_hal(
     gk_context: Any, gk_api: httpx.Client
 ) -> None:
-    started = time.monotonic()
     owner = make_player(gk_api, "Ana")
     table_id = seated_table(gk_api, owner, bots=0, seats=1, game="ginkgopolis")
     page = gk_context(player=owner).new_page()
@@ -166,7 +165,6 @@ def test_a_person_plays_a_complete_solo_game_against_hal(
     expect(page.locator(".gk-districts li").first).to_be_visible()
     shot(page, "ginkgopolis-end.png", full_page=True)
     assert not problems, problems
-    assert time.monotonic() - started < 60, time.monotonic() - started
 
 
 def _attr_values(page: Any, scope: str, attr: str) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 from playwright.sync_api import expect
@@ -12,7 +11,6 @@ from tests.e2e.helpers import TURN_OR_END, play_to_the_end
 
 
 def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any) -> None:
-    started = time.monotonic()
     page = new_context().new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
@@ -55,4 +53,3 @@ def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any
     expect(page.locator("#log-list")).to_contain_text("Deal 4 scored")
     expect(page.locator("#log-list")).to_contain_text("The game is over.")
     assert not problems, problems
-    assert time.monotonic() - started < 60

@@ -78,7 +78,6 @@ def _one_move(page: Any, moves: dict[str, int]) -> None:
 
 
 def test_a_person_plays_a_two_seat_game_with_the_dummy_against_a_bot(mine_context: Any) -> None:
-    started = time.monotonic()
     page = mine_context().new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
@@ -145,7 +144,6 @@ def test_a_person_plays_a_two_seat_game_with_the_dummy_against_a_bot(mine_contex
     shot(page, "mine-end.png", full_page=True)
     assert not problems, problems
     # About 20 s on an idle machine; the bound leaves room for a loaded CI runner.
-    assert time.monotonic() - started < 90
 
 
 def _data_cards(page: Any, selector: str) -> list[int]:

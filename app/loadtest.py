@@ -49,6 +49,10 @@ class Figures:
     elapsed_s: float = 0.0
     server_cpu_s: float | None = None
 
+    def count_error(self, code: str) -> None:
+        self.errors += 1
+        self.error_codes[code] = self.error_codes.get(code, 0) + 1
+
     def summary(self, server_rss: float | None) -> dict[str, Any]:
         lat = sorted(self.latencies_ms)
 
@@ -124,9 +128,7 @@ async def _seat(
             figures.frames_received += 1
             frame = json.loads(raw)
             if frame["type"] == "error":
-                figures.errors += 1
-                code = frame["error"]["code"]
-                figures.error_codes[code] = figures.error_codes.get(code, 0) + 1
+                figures.count_error(frame["error"]["code"])
                 await ws.send('{"type":"sync"}')
                 continue
             if frame["type"] != "state":
@@ -232,7 +234,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for token in tokens
         ]  # fmt: skip
         rss_task = asyncio.create_task(_sample_rss(http, args.duration))
-        await asyncio.gather(*tasks, return_exceptions=True)
+        outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        # A seat that could not connect, or whose socket dropped, is an error like an error frame.
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                figures.count_error(f"socket:{type(outcome).__name__}")
         figures.elapsed_s = time.perf_counter() - started
         cpu_after = await _server_metric(http, "process_cpu_seconds_total")
         if cpu_before is not None and cpu_after is not None:

@@ -13,7 +13,7 @@ for a message naming the rule.
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeAlias, TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,6 +35,7 @@ from .actions import (
     ChooseCoal,
     ChooseEnd,
     DraftOrder,
+    GluckaufAction,
     KeepItem,
     LoadCube,
     MoveCage,
@@ -501,22 +502,8 @@ def _unplaced(state: GluckaufState) -> list[int]:
 
 # --------------------------------------------------------------------------- apply
 
-_ACTION_TYPES = (
-    DraftOrder,
-    PlaceWorker,
-    ChooseCoal,
-    KeepItem,
-    ChooseEnd,
-    ReturnItem,
-    MoveCage,
-    LoadCube,
-    UnloadCube,
-    StoreCube,
-    PlaceStoredCube,
-    StartTwoForOne,
-    AddCube,
-    StopMining,
-)
+# Every member of the discriminated union, for the isinstance guard in ``apply``.
+_ACTION_TYPES: tuple[type, ...] = get_args(get_args(GluckaufAction)[0])
 
 
 def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[GluckaufState, list[Event]]:

@@ -15,13 +15,15 @@ from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from sqlalchemy import text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from app import errors
 from app.api.routes import admin as admin_routes
@@ -54,6 +56,8 @@ log = logging.getLogger("partida")
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 API_PREFIX = "/api/v1"
+# Swagger UI ships with the app (swagger-ui-bundle-v2): /docs works without internet access.
+DOCS_ASSETS = "/docs/assets"
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -232,6 +236,11 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
             "The table WebSocket is described by the [AsyncAPI document](/asyncapi.json)."
         ),
         lifespan=lifespan,
+        # /docs is served below from bundled assets instead of a CDN. ReDoc is not bundled
+        # (its default page loads from a CDN, broken offline) and Swagger UI renders the
+        # same document: no /redoc.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.limiter = limiter = RateLimiter(settings)
@@ -254,6 +263,21 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+    app.mount(DOCS_ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs(request: Request) -> HTMLResponse:
+        """Swagger UI over /openapi.json, from the bundled assets (no CDN)."""
+        root = str(request.scope.get("root_path", "")).rstrip("/")
+        assets = f"{root}{DOCS_ASSETS}"
+        return get_swagger_ui_html(
+            openapi_url=f"{root}{app.openapi_url}",
+            title=f"{app.title} API",
+            swagger_js_url=f"{assets}/swagger-ui-bundle.js",
+            swagger_css_url=f"{assets}/swagger-ui.css",
+            swagger_favicon_url=f"{assets}/favicon-32x32.png",
+        )
 
     document = asyncapi_document()
 

@@ -15,6 +15,9 @@ from app.realtime.ws import ActionFrame, AuthFrame, ChatFrame, PingFrame, SyncFr
 
 
 class StateFrame(StateOut):
+    """The seat's picture of the table (a spectator's: seat null), sent on connect, after
+    every change and in answer to action, undo, sync and auth frames."""
+
     type: Literal["state"]
     ref: str | int | None = Field(
         default=None, description="the id of the action frame this answers"
@@ -36,22 +39,33 @@ class StateFrame(StateOut):
 
 
 class TableFrame(BaseModel):
+    """The table object (seats, presence, status) on connect and whenever it changes;
+    `table: null` with `deleted` once the table is deleted."""
+
     type: Literal["table"]
     table: TablePublic | None
     deleted: str | None = None
 
 
 class ErrorFrame(BaseModel):
+    """A refused, malformed or rate-limited frame, as the REST error envelope (`ref`: that
+    frame's id); the socket stays open, except after auth failure (4401) or an unknown
+    table (4404)."""
+
     type: Literal["error"]
     error: ErrorBody
     ref: str | int | None = None
 
 
 class PongFrame(BaseModel):
+    """The answer to ping."""
+
     type: Literal["pong"]
 
 
 class ChatMessageFrame(BaseModel):
+    """A line of table chat, sent to every socket of the table (the sender's too)."""
+
     type: Literal["chat"]
     message: ChatMessagePublic
 
@@ -65,6 +79,7 @@ SERVER_FRAMES: dict[str, type[BaseModel]] = {
 
 _DESCRIPTIONS = {
     "action": "Act: one element of legal_actions with the version it came from (id: idempotency key).",
+    "undo": "Take back your own last action; `version` is the table's current version (POST /tables/{id}/undo).",
     "sync": "Send me the current state now, with the events after `version`.",
     "ping": "Keep-alive; answered with pong.",
     "auth": "Authenticate a spectator socket (the token query parameter does the same).",
@@ -80,6 +95,20 @@ _QUERY = {
             "type": "integer",
             "description": "last version seen: the first state frame carries the missed events",
         },
+        "lang": {
+            "type": "string",
+            "enum": ["es", "en"],
+            "description": "every event in this socket's state frames also carries `text`, the "
+            "game's readable line for it in that language (as /log?lang=); without it, no text",
+        },
+        "delta": {
+            "type": "string",
+            "enum": ["1", "true"],
+            "description": "opt-in view patches: the first state frame and the answer to every "
+            "sync or auth carry the full `view`; each later state frame carries `base_version` "
+            "and `view_patch` (RFC 6902 JSON Patch: add, remove, replace) instead; send sync to "
+            "get a full view again",
+        },
     },
 }
 
@@ -94,12 +123,11 @@ def asyncapi_document(title: str = "Partida table channel", version: str = "1.0"
             schemas.setdefault(def_name, definition)
         schemas[model.__name__] = schema
         key = f"{prefix}_{name}"
+        doc = model.__doc__ or ""
         messages[key] = {
             "name": key,
             "title": f"{name} ({'client → server' if prefix == 'client' else 'server → client'})",
-            "summary": _DESCRIPTIONS.get(name, "")
-            if prefix == "client"
-            else (model.__doc__ or "").strip(),
+            "summary": _DESCRIPTIONS[name] if prefix == "client" else " ".join(doc.split()),
             "contentType": "application/json",
             "payload": {"$ref": f"#/components/schemas/{model.__name__}"},
         }
@@ -119,7 +147,7 @@ def asyncapi_document(title: str = "Partida table channel", version: str = "1.0"
         "channels": {
             "/api/v1/tables/{table_id}/ws": {
                 "parameters": {"table_id": {"schema": {"type": "string"}}},
-                "bindings": {"ws": {"query": _QUERY}},
+                "bindings": {"ws": {"query": _QUERY, "bindingVersion": "0.1.0"}},
                 "publish": {"message": {"oneOf": publish}},
                 "subscribe": {"message": {"oneOf": subscribe}},
             }

@@ -233,4 +233,14 @@ def test_asyncapi_document_describes_every_frame(http: httpx.Client) -> None:
         "server_chat",
     }
     assert "ActionFrame" in doc["components"]["schemas"]
+    messages = doc["components"]["messages"]
+    assert set(messages) == sent | received
+    for key, message in messages.items():
+        assert message["summary"].strip(), f"{key} has no summary"
+        assert message["payload"]["$ref"].rsplit("/", 1)[1] in doc["components"]["schemas"]
+    query = channel["bindings"]["ws"]["query"]["properties"]
+    assert {"token", "since", "lang", "delta"} <= set(query)
+    assert all(query[name]["description"] for name in query)
+    assert set(query["lang"]["enum"]) == {"es", "en"}
+    assert "1" in query["delta"]["enum"]
     assert "/asyncapi.json" in http.get("/openapi.json").json()["info"]["description"]

@@ -175,21 +175,34 @@ def test_bad_token_and_unknown_table_close_the_socket(http: httpx.Client, live: 
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
 
 
+def _still_served(sock: Socket) -> None:
+    """A bystander's socket answers as before: a sync brings its state back."""
+    sock.send({"type": "sync"})
+    assert _first_state(sock)["version"] >= 1
+
+
 def test_oversized_frame_closes_the_socket(http: httpx.Client, live: LiveServer) -> None:
-    (a, _b), tid = _table(http)
+    (a, b), tid = _table(http)
     sock = _socket(live, tid, a)
+    bystander = _socket(live, tid, b)
     _first_state(sock)
+    _first_state(bystander)
     sock.send("x" * (70 * 1024))
     with pytest.raises(ConnectionClosed) as closed:
         for _ in range(5):
             sock.recv()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+    assert closed.value.rcvd.reason  # the close says why
+    _still_served(bystander)
+    bystander.close()
 
 
 def test_flooding_is_rate_limited_then_closed(http: httpx.Client, live: LiveServer) -> None:
-    (a, _b), tid = _table(http)
+    (a, b), tid = _table(http)
     sock = _socket(live, tid, a)
+    bystander = _socket(live, tid, b)
     _first_state(sock)
+    _first_state(bystander)
     codes: list[str] = []
     with pytest.raises(ConnectionClosed) as closed:
         for _ in range(400):
@@ -200,6 +213,9 @@ def test_flooding_is_rate_limited_then_closed(http: httpx.Client, live: LiveServ
                 codes.append(frame["error"]["code"])
     assert "rate_limited" in codes
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert closed.value.rcvd.reason
+    _still_served(bystander)
+    bystander.close()
 
 
 def test_presence_shows_in_the_table(http: httpx.Client, live: LiveServer) -> None:

@@ -17,8 +17,10 @@ from typing import Literal, Protocol
 log = logging.getLogger(__name__)
 
 # state: a new version; table: seats or status changed; refresh: the same version
-# reads differently (a seat taken back, its clock restarted); chat: a chat line.
-Kind = Literal["state", "table", "refresh", "chat"]
+# reads differently (a seat taken back, its clock restarted); chat: a chat line;
+# revoked: not a table update: table_id carries the id of a player the host blocked,
+# whose open sockets every instance closes (version is 0).
+Kind = Literal["state", "table", "refresh", "chat", "revoked"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,16 @@ On "table T is at version V" every socket of T loads the (cached) state and
 sends its own seat's view: redaction happens per socket, after the commit.
 Bursts coalesce: a socket that is still sending marks itself dirty and sends
 the newest picture once more, never a backlog of stale ones.
+
+A "revoked" notice (the host blocked a player) closes every socket of that
+player held here at once: an ``unauthorized`` error frame, then close 4401.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -27,6 +31,14 @@ if TYPE_CHECKING:
     from app.tables.chat import Chat
 
 log = logging.getLogger("partida.realtime")
+
+# The auth-failure close code of API.md; a blocked player's sockets close with it too
+# (reason BLOCKED), so clients stop reconnecting with a token that no longer works.
+CLOSE_AUTH = 4401
+BLOCKED = "player blocked"
+# How long the hub remembers a revocation, for sockets whose token was checked before the
+# block but that register only after the notice (see Hub.revoked_since).
+REVOKED_MEMORY_SECONDS = 300.0
 
 
 class Connection:
@@ -47,6 +59,10 @@ class Connection:
         self._pump: asyncio.Task[None] | None = None
         self._dirty = False
         self._target = 0
+        # When the player's status was last read from the database (taken before the read);
+        # revoked: the player was blocked, the socket is closed and takes no more frames.
+        self.verified_at = time.monotonic()
+        self.revoked = False
 
     @property
     def player_id(self) -> str | None:
@@ -56,11 +72,34 @@ class Connection:
         await self.send_raw(orjson.dumps(frame), str(frame.get("type")))
 
     async def send_raw(self, payload: bytes, kind: str) -> None:
-        if self.websocket.application_state != WebSocketState.CONNECTED:
+        if self.revoked or self.websocket.application_state != WebSocketState.CONNECTED:
             return
         async with self._send_lock:
+            # Checked again under the lock: revoke() may have closed the socket meanwhile.
+            if self.revoked or self.websocket.application_state != WebSocketState.CONNECTED:
+                return
             await self.websocket.send_text(payload.decode())
         FRAMES.labels("out", kind).inc()
+
+    async def revoke(self, reason: str = BLOCKED) -> None:
+        """The player may no longer play (blocked, or gone): say so with an ``unauthorized``
+        error frame, close with 4401 and ``reason``, and take no more frames."""
+        if self.revoked:
+            return
+        self.revoked = True
+        self.cancel()
+        frame = {
+            "type": "error",
+            **errors.Unauthorized(f"{reason} by the host; this token no longer works").envelope(),
+        }
+        async with self._send_lock:
+            if self.websocket.application_state != WebSocketState.CONNECTED:
+                return
+            try:
+                await self.websocket.send_text(orjson.dumps(frame).decode())
+                await self.websocket.close(CLOSE_AUTH, reason)
+            except Exception:
+                log.debug("closing a revoked socket failed", exc_info=True)
 
     async def send_state(
         self, service: TableService, *, since: int | None = None, ref: Any = None
@@ -149,6 +188,8 @@ class Hub:
         self.service = service
         self.tables: dict[str, set[Connection]] = {}
         self.chat: Chat | None = None
+        # player id -> when this process got the notice that the player was blocked.
+        self._revoked: dict[str, float] = {}
 
     def add(self, conn: Connection) -> None:
         self.tables.setdefault(conn.table_id, set()).add(conn)
@@ -171,7 +212,30 @@ class Hub:
     def count(self) -> int:
         return sum(len(c) for c in self.tables.values())
 
+    async def revoke_player(self, player_id: str) -> int:
+        """Close every socket of ``player_id`` held here (4401); returns how many."""
+        now = time.monotonic()
+        for pid, at in list(self._revoked.items()):
+            if now - at > REVOKED_MEMORY_SECONDS:
+                del self._revoked[pid]
+        self._revoked[player_id] = now
+        conns = [c for cs in list(self.tables.values()) for c in cs if c.player_id == player_id]
+        await asyncio.gather(*(c.revoke() for c in conns), return_exceptions=True)
+        if conns:
+            log.info("closed a blocked player's sockets", extra={"count": len(conns)})
+        return len(conns)
+
+    def revoked_since(self, player_id: str | None, verified_at: float) -> bool:
+        """Was ``player_id`` revoked after its status was read at ``verified_at``? (A socket
+        that checked its token just before the block but registered just after the notice.)"""
+        at = self._revoked.get(player_id) if player_id is not None else None
+        return at is not None and at >= verified_at
+
     async def on_update(self, update: TableUpdate) -> None:
+        if update.kind == "revoked":
+            # Not a table: the notice carries the blocked player's id.
+            await self.revoke_player(update.table_id)
+            return
         if update.kind in ("table", "refresh"):
             # Seats change without a new version: whatever this process cached is old.
             self.service.invalidate(update.table_id)

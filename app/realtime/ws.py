@@ -3,6 +3,13 @@
 A malformed frame is answered with an error frame and the socket stays open;
 the socket is closed only for auth failure (4401), an unknown table (4404),
 oversized frames (1009) or flooding (1008).
+
+A player the host blocks loses its sockets at once: the admin publishes a
+"revoked" notice through the broker and every instance's hub closes that
+player's sockets (4401, reason "player blocked"). As a safety net for a notice
+that never arrived (a Redis subscription being re-established), a socket
+re-reads its player's status before a frame when the last read is older than
+RECHECK_SECONDS, and a frame that still arrives on a revoked socket is dropped.
 """
 
 from __future__ import annotations
@@ -16,10 +23,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app import errors
+from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
 from app.realtime.broker import TableUpdate
-from app.realtime.hub import Connection, Hub
+from app.realtime.hub import BLOCKED, CLOSE_AUTH, Connection, Hub
 from app.tables.service import TableService, validation_details
 
 log = logging.getLogger("partida.realtime")
@@ -27,7 +35,11 @@ router = APIRouter()
 
 _LANGS: dict[str, Locale] = {"es": "es", "en": "en"}
 
-CLOSE_AUTH, CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD = 4401, 4404, 1009, 1008
+CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD = 4404, 1009, 1008
+# A player socket re-reads the player's status (blocked? deleted?) before a frame at most
+# this often; the broker's "revoked" notice closes the sockets at once, this only bounds
+# the damage of a notice that was lost.
+RECHECK_SECONDS = 5.0
 
 
 class _Frame(BaseModel):
@@ -109,6 +121,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     settings = service.settings
     await websocket.accept()
     player = None
+    verified_at = time.monotonic()
     token = websocket.query_params.get("token")
     if token:
         player = await service.player_by_token(token)
@@ -127,11 +140,16 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         since = int(raw_since) if raw_since.isdigit() else None
 
     conn = Connection(websocket, table_id, player)
+    conn.verified_at = verified_at
     conn.lang = _LANGS.get(websocket.query_params.get("lang") or "")
     conn.delta = websocket.query_params.get("delta") in ("1", "true")
     hub.add(conn)
     SOCKETS.inc()
     try:
+        if hub.revoked_since(conn.player_id, verified_at):
+            # Blocked between the token check and hub.add: the notice missed this socket.
+            await conn.revoke()
+            return
         if player is not None and snap.seat_of(player.id) is not None:
             await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
         else:
@@ -163,7 +181,8 @@ async def _serve(
 ) -> None:
     while True:
         message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
+        if message["type"] == "websocket.disconnect" or conn.revoked:
+            # A frame already queued when the socket was revoked is dropped unread.
             return
         raw = message.get("text")
         if raw is None and message.get("bytes") is not None:
@@ -205,6 +224,8 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
         )
         return
     FRAMES.labels("in", frame.type).inc()
+    if not isinstance(frame, PingFrame) and not await _still_allowed(conn, service):
+        return
     try:
         if isinstance(frame, PingFrame):
             await conn.send({"type": "pong"})
@@ -218,12 +239,17 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
             chat = conn.websocket.app.state.chat
             await chat.post(conn.table_id, conn.player, frame.text)
         elif isinstance(frame, AuthFrame):
+            verified_at = time.monotonic()
             player = await service.player_by_token(frame.token)
             if player is None:
                 await conn.send(_error_frame(errors.Unauthorized("unknown or revoked token")))
                 await conn.websocket.close(CLOSE_AUTH, "unauthorized")
                 return
-            conn.player = player
+            conn.player, conn.verified_at = player, verified_at
+            hub: Hub = conn.websocket.app.state.hub
+            if hub.revoked_since(player.id, verified_at):
+                await conn.revoke()
+                return
             await conn.send_state(service, since=0)
         else:
             if conn.player is None:
@@ -244,3 +270,22 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
                 await conn.send_state(service, since=picture["version"], ref=frame.id)
     except errors.AppError as exc:
         await conn.send(_error_frame(exc, ref))
+
+
+async def _still_allowed(conn: Connection, service: TableService) -> bool:
+    """False (and the socket revoked) when the socket's player was blocked or deleted.
+
+    Reads the player at most every RECHECK_SECONDS; a fresh read also picks up a rename.
+    """
+    if conn.revoked:
+        return False
+    if conn.player is None or time.monotonic() - conn.verified_at < RECHECK_SECONDS:
+        return True
+    checked = time.monotonic()
+    async with service.sessionmaker() as session:
+        player = await session.get(Player, conn.player.id)
+    if player is None or player.is_blocked:
+        await conn.revoke(BLOCKED if player is not None else "player deleted")
+        return False
+    conn.player, conn.verified_at = player, checked
+    return True

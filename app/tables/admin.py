@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, select
 
 from app import errors
 from app.db.models import GameTable, Player, Seat, utcnow
+from app.realtime.broker import TableUpdate
 from app.tables.service import FINISHED, OPEN, PLAYING, TableService
 
 log = logging.getLogger("partida.admin")
@@ -101,7 +102,21 @@ class Admin:
             )
         for table_id in table_ids:
             self.service.invalidate(table_id)
+        if blocked:
+            await self.revoke_sockets(player_id)
         return {"id": player.id, "name": player.name, "blocked": player.is_blocked}
+
+    async def revoke_sockets(self, player_id: str) -> None:
+        """Close the player's open sockets on every instance (4401, "player blocked"): the
+        broker's "revoked" notice. Call it after committing a block (or a deletion)."""
+        try:
+            await self.service.broker.publish(TableUpdate(player_id, 0, "revoked"))
+        except Exception:
+            # The block is committed all the same; each socket re-reads its player within
+            # ws.RECHECK_SECONDS of its next frame and closes then.
+            log.exception("could not publish the revocation", extra={"player": player_id})
+            return
+        log.info("player blocked; sockets revoked", extra={"player": player_id})
 
     async def prune_finished(self, before: datetime) -> int:
         """Delete finished games older than ``before`` (history is kept until the host prunes)."""

@@ -1,12 +1,19 @@
 # Partida: one image, non-root; migrations run on start, then uvicorn.
-FROM python:3.11-slim AS build
+# Both stages on the same pinned image (Debian 13 "trixie"): the venv is copied across them.
+FROM python:3.11-slim-trixie AS build
 WORKDIR /src
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 COPY pyproject.toml README.md ./
 COPY app ./app
 RUN python -m venv /opt/venv && /opt/venv/bin/pip install .
 
-FROM python:3.11-slim
+FROM python:3.11-slim-trixie
+# pg_dump and pg_restore for `python -m app backup` / `restore` (docs/DEPLOY.md §5). Debian 13
+# ships PostgreSQL 17, the major version of the postgres service in docker-compose.yml: pg_dump
+# refuses a newer server, and a newer pg_restore fails on an older one.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends postgresql-client \
+    && rm -rf /var/lib/apt/lists/*
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PARTIDA_HOST=0.0.0.0 \

@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         ws_per_message_deflate=settings.ws_compression,
         log_config=None,
         proxy_headers=True,
+        # The client address (per-IP rate limits, logs) comes from X-Forwarded-For only
+        # when the connection is from one of these proxies.
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
     return 0
 

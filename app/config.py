@@ -24,7 +24,10 @@ def normalise_database_url(url: str) -> str:
 class Settings(BaseSettings):
     """Every setting of the server; each field is the env var PARTIDA_<NAME>."""
 
-    model_config = SettingsConfigDict(env_prefix="PARTIDA_", env_file=".env", extra="ignore")
+    # An empty variable (`PARTIDA_ADMIN_TOKEN=` in .env, or passed through by compose) means unset.
+    model_config = SettingsConfigDict(
+        env_prefix="PARTIDA_", env_file=".env", extra="ignore", env_ignore_empty=True
+    )
 
     environment: Literal["development", "production", "test"] = "development"
     database_url: str = Field(
@@ -37,6 +40,13 @@ class Settings(BaseSettings):
     redis_channel: str = Field(default="partida:tables", description="the pub/sub channel")
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1",
+        description=(
+            "proxies whose X-Forwarded-For/-Proto `python -m app` believes: comma-separated "
+            "addresses or networks (10.0.0.0/8), * for any"
+        ),
+    )
     bot_delay: float = Field(
         default=0.6, ge=0, le=60, description="seconds a bot waits before acting"
     )

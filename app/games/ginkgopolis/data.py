@@ -9,8 +9,10 @@ urbanization cards ``"U-A"`` … ``"U-L"``; characters ``"C01"`` … ``"C27"``.
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias
+from pathlib import Path
+from typing import Final, Literal, TypeAlias, get_args
 
 Colour: TypeAlias = Literal["R", "Y", "B"]
 Item: TypeAlias = Literal["resource", "sp", "tile"]
@@ -195,38 +197,33 @@ class Character:
         return ((ITEM_OF[self.colour], 1),)
 
 
-#: (id, set, colour, trigger, resources, SP, tiles) — C01-C18 sourced, C19-C27 reconstructed [X, D8].
-_CHARACTER_ROWS: Final[tuple[tuple[str, int | None, Colour, Trigger, int, int, int], ...]] = (
-    ("C01", 1, "R", "urbanize", 1, 1, 1),
-    ("C02", 1, "Y", "build_up", 2, 1, 1),
-    ("C03", 1, "B", "build_up", 1, 0, 0),
-    ("C04", 2, "R", "build_up", 0, 0, 1),
-    ("C05", 2, "Y", "build_up", 2, 1, 1),
-    ("C06", 2, "B", "exploit", 2, 1, 0),
-    ("C07", 3, "R", "exploit", 1, 1, 1),
-    ("C08", 3, "Y", "urbanize", 2, 2, 1),
-    ("C09", 3, "B", "urbanize", 2, 1, 0),
-    ("C10", 4, "R", "urbanize", 1, 1, 1),
-    ("C11", 4, "Y", "urbanize", 2, 2, 1),
-    ("C12", 4, "B", "build_up", 1, 0, 0),
-    ("C13", 5, "R", "exploit", 1, 1, 1),
-    ("C14", 5, "Y", "exploit", 2, 2, 1),
-    ("C15", 5, "B", "build_up", 1, 0, 0),
-    ("C16", 6, "R", "urbanize", 1, 1, 1),
-    ("C17", 6, "Y", "exploit", 2, 2, 1),
-    ("C18", 6, "B", "exploit", 2, 1, 0),
-    ("C19", None, "R", "build_up", 0, 0, 1),
-    ("C20", None, "R", "build_up", 0, 0, 1),
-    ("C21", None, "R", "exploit", 1, 1, 1),
-    ("C22", None, "Y", "build_up", 2, 1, 1),
-    ("C23", None, "Y", "urbanize", 2, 2, 1),
-    ("C24", None, "Y", "exploit", 2, 2, 1),
-    ("C25", None, "B", "exploit", 2, 1, 0),
-    ("C26", None, "B", "urbanize", 2, 1, 0),
-    ("C27", None, "B", "urbanize", 2, 1, 0),
-)
+#: The characters live in characters.csv next to this module, so the list can be corrected
+#: without touching code (D8): C01-C18 are sourced, C19-C27 reconstructed [X, D8]. Blank
+#: ``set`` = no set number.
+CHARACTERS_FILE: Final[Path] = Path(__file__).with_name("characters.csv")
 
-CHARACTERS: Final[dict[str, Character]] = {row[0]: Character(*row) for row in _CHARACTER_ROWS}
+
+def _load_characters(path: Path) -> dict[str, Character]:
+    """Read and check the character table; a bad row names its line."""
+    characters: dict[str, Character] = {}
+    with path.open(newline="", encoding="utf-8") as f:
+        for line, row in enumerate(csv.DictReader(f), start=2):
+            colour, trigger = row["colour"], row["trigger"]
+            if colour not in COLOURS or trigger not in get_args(Trigger) or row["id"] in characters:
+                raise ValueError(f"{path.name} line {line}: bad character row {row}")
+            characters[row["id"]] = Character(
+                id=row["id"],
+                set=int(row["set"]) if row["set"] else None,
+                colour=colour,
+                trigger=trigger,  # type: ignore[arg-type]  # checked against Trigger above
+                start_resources=int(row["start_resources"]),
+                start_sp=int(row["start_sp"]),
+                start_tiles=int(row["start_tiles"]),
+            )
+    return characters
+
+
+CHARACTERS: Final[dict[str, Character]] = _load_characters(CHARACTERS_FILE)
 CHARACTER_IDS: Final[tuple[str, ...]] = tuple(CHARACTERS)
 SETS: Final[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 

@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable
 from typing import Literal, TypeAlias, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from app.games.base import (
     Event,
@@ -95,7 +95,10 @@ class GinkgopolisOptions(BaseModel):
         description="character distribution (§16): first-game sets, draft or random deal",
     )
     keep_token_order: bool = Field(
-        default=False, description="moved tokens keep the A-L order (D2)"
+        default=False,
+        description="moved tokens keep the A-L order (D2); `keepTokenOrder`, the spec's name, "
+        "is accepted too",
+        validation_alias=AliasChoices("keep_token_order", "keepTokenOrder"),
     )
     hidden_sp: bool = Field(default=False, description="hide other players' SP totals (D12)")
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
+
+import pytest
 
 from app.games.ginkgopolis import data as D
 
@@ -113,3 +116,14 @@ def test_player_count_parameters() -> None:
 def test_canonical_order() -> None:
     items = ["B1", "C02", "U-L", "R20", "Y1", "U-A", "R1"]
     assert sorted(items, key=D.canon_key) == ["U-A", "U-L", "R1", "R20", "Y1", "B1", "C02"]
+
+
+def test_characters_come_from_the_data_file_and_bad_rows_are_named(tmp_path: Path) -> None:
+    # D8: the list can be corrected without code changes.
+    assert D.CHARACTERS_FILE.name == "characters.csv"
+    assert D._load_characters(D.CHARACTERS_FILE) == D.CHARACTERS
+    header = D.CHARACTERS_FILE.read_text().splitlines()[0]
+    bad = tmp_path / "characters.csv"
+    bad.write_text(header + "\nC01,1,G,urbanize,1,1,1,sourced\n")
+    with pytest.raises(ValueError, match="line 2"):
+        D._load_characters(bad)

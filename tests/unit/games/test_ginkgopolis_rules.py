@@ -56,6 +56,13 @@ def test_options_forbid_unknown_keys() -> None:
         GinkgopolisOptions.model_validate({"expert": True})
 
 
+def test_token_order_option_also_answers_to_the_specs_name() -> None:
+    # D2 names the flag keepTokenOrder; the API's own spelling is keep_token_order.
+    for key in ("keep_token_order", "keepTokenOrder"):
+        assert GinkgopolisOptions.model_validate({key: True}).keep_token_order is True
+    assert "keep_token_order" in GinkgopolisOptions().model_dump()
+
+
 # --------------------------------------------------------------------------- simultaneous selection
 
 

@@ -117,7 +117,9 @@ class TablePublic(BaseModel):
         default=None, description="shown to the table's seated players only"
     )
     result: dict[str, Any] | None = Field(
-        default=None, description="the final result, once finished"
+        default=None,
+        description="the final result, once finished: scores, ranking, places, tiebreak, "
+        "details; with ?lang= (or a WebSocket's lang) also tiebreak_text",
     )
     seed_commitment: str | None = Field(
         default=None,
@@ -142,7 +144,12 @@ class StateOut(BaseModel):
     seat: int | None
     view: dict[str, Any] | None
     legal_actions: list[dict[str, Any]]
-    result: dict[str, Any] | None
+    result: dict[str, Any] | None = Field(
+        description="the final result once finished (API.md): scores, ranking, places, "
+        "tiebreak, details; with ?lang= (or a WebSocket's lang) also tiebreak_text, the "
+        "game's explanation of the ties for people in that language, seats numbered from 1 "
+        '("" when no tie needs explaining)'
+    )
     events: list[dict[str, Any]] | None = None
     clock: dict[str, Any] | None = Field(
         default=None, description="the turn clocks, when the table has a time control"

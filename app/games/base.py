@@ -258,10 +258,18 @@ class Engine(Protocol):
         ...
 
     def describe(self, item: BaseModel, locale: Locale = "en") -> str:
-        """Return a readable line for an action or an event, in the given locale.
+        """Return a readable line for an action, an event or the game's :class:`Result`.
 
         Scoring events may span several lines (joined by "\\n"): one per step, so a
         player can follow how the points came about.
+
+        For a ``Result`` it returns how the ties were settled, for people: seats named
+        as the log lines name them (numbered from 1), each tie on its own line, and ""
+        when no tie needs explaining. It reads only the ``Result`` (scores, ranking,
+        places, details), which may have gone through JSON: keys inside ``details``
+        may be strings (see :func:`by_seat`). ``Result.tiebreak`` stays the engine's
+        plain English record; the server sends this text next to it as
+        ``result.tiebreak_text`` when a client asks for a language.
         """
         ...
 
@@ -304,6 +312,20 @@ def parse_event(engine: Engine, data: dict[str, Any]) -> BaseModel:
 def describe_event(engine: Engine, data: dict[str, Any], locale: Locale) -> str:
     """The engine's readable line for a stored event."""
     return engine.describe(parse_event(engine, data), locale)
+
+
+def describe_result(engine: Engine, data: Mapping[str, Any], locale: Locale) -> str:
+    """The engine's explanation of the ties of a stored result ("" when there is none)."""
+    return engine.describe(Result.model_validate(data), locale)
+
+
+def by_seat(values: Mapping[Any, T]) -> dict[Seat, T]:
+    """A mapping keyed by seat (or director) with int keys, as JSON may have left them strings.
+
+    >>> by_seat({"0": 3, 1: 4})
+    {0: 3, 1: 4}
+    """
+    return {int(key): value for key, value in values.items()}
 
 
 def parse_action(engine: Engine, data: Any) -> Any:

@@ -99,7 +99,9 @@ _QUERY = {
             "type": "string",
             "enum": ["es", "en"],
             "description": "every event in this socket's state frames also carries `text`, the "
-            "game's readable line for it in that language (as /log?lang=); without it, no text",
+            "game's readable line for it in that language (as /log?lang=), and a finished "
+            "table's `result` (in state and table frames) also carries `tiebreak_text`, the "
+            "game's explanation of the ties for people (as /state?lang=); without it, neither",
         },
         "delta": {
             "type": "string",

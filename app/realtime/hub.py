@@ -145,7 +145,7 @@ class Connection:
             events = service.with_text(snap, events, self.lang)
         frame: dict[str, Any] = {
             "type": "state",
-            **self.encode(snap, service.picture(snap, seat, events=events or [])),
+            **self.encode(snap, service.picture(snap, seat, events=events or [], lang=self.lang)),
         }
         if events is None:
             frame["events_complete"] = False
@@ -267,7 +267,9 @@ class Hub:
         # code goes to the players seated there only).
         await asyncio.gather(
             *(
-                c.send({"type": "table", "table": self.service.table_public(snap, c.player_id)})
+                c.send(
+                    {"type": "table", "table": self.service.table_public(snap, c.player_id, c.lang)}
+                )
                 for c in list(conns)
             ),
             return_exceptions=True,

@@ -153,7 +153,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         if player is not None and snap.seat_of(player.id) is not None:
             await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
         else:
-            await conn.send({"type": "table", "table": service.table_public(snap, conn.player_id)})
+            await conn.send(
+                {"type": "table", "table": service.table_public(snap, conn.player_id, conn.lang)}
+            )
         await conn.send_state(service, since=since or 0)
         await _serve(
             websocket,
@@ -265,6 +267,9 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
                 snap = await service.snapshot(conn.table_id, fresh=False)
                 if conn.lang and picture.get("events"):
                     picture["events"] = service.with_text(snap, picture["events"], conn.lang)
+                picture["result"] = service.with_result_text(
+                    snap.engine, picture.get("result"), conn.lang
+                )
                 await conn.send({"type": "state", **conn.encode(snap, picture), "ref": frame.id})
             else:
                 await conn.send_state(service, since=picture["version"], ref=frame.id)

@@ -38,6 +38,7 @@ from app.games.base import (
     RulesError,
     action_adapter,
     describe_event,
+    describe_result,
     parse_action,
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
@@ -375,7 +376,9 @@ class TableService:
 
     # ------------------------------------------------------------------ public shapes
 
-    def table_public(self, snap: Snapshot, viewer_id: str | None = None) -> dict[str, Any]:
+    def table_public(
+        self, snap: Snapshot, viewer_id: str | None = None, lang: Locale | None = None
+    ) -> dict[str, Any]:
         """The table as API.md shows it; a private table's invite code only to its players."""
         online = self.presence(snap.id)
         public = {
@@ -400,7 +403,11 @@ class TableService:
             "owner": {"id": snap.owner_id, "name": snap.owner_name},
             "created_at": _iso(snap.created_at),
             "private": snap.private,
-            "result": snap.result if snap.status == FINISHED else None,
+            "result": (
+                self.with_result_text(snap.engine, snap.result, lang)
+                if snap.status == FINISHED
+                else None
+            ),
             "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
         }
         if snap.private and viewer_id is not None and snap.seat_of(viewer_id) is not None:
@@ -412,8 +419,11 @@ class TableService:
         snap: Snapshot,
         seat: int | None,
         events: list[dict[str, Any]] | None = None,
+        lang: Locale | None = None,
     ) -> dict[str, Any]:
-        """The caller's picture of the table (API.md "GET state"): only its seat's view."""
+        """The caller's picture of the table (API.md "GET state"): only its seat's view.
+
+        With ``lang``, the result also carries ``tiebreak_text`` (:meth:`with_result_text`)."""
         engine = snap.engine
         to_act = snap.to_act()
         cached = snap.pictures.get(seat)
@@ -436,7 +446,7 @@ class TableService:
             "seat": seat,
             "view": view,
             "legal_actions": legal,
-            "result": snap.result,
+            "result": self.with_result_text(snap.engine, snap.result, lang),
         }
         if snap.status == PLAYING and snap.time_control.clock != "none":
             picture["clock"] = clocks.public_clocks(snap.time_control, snap.clocks, time.time())
@@ -451,6 +461,23 @@ class TableService:
         if lang is None:
             return events
         return [{**e, "text": self.describe(snap.engine, e, lang)} for e in events]
+
+    def with_result_text(
+        self, engine: Engine, result: dict[str, Any] | None, lang: Locale | None
+    ) -> dict[str, Any] | None:
+        """The result, and with ``lang`` also ``tiebreak_text``: the game's explanation of the
+        ties for people in that language (seats as the log names them, "" when nothing needs
+        explaining). ``tiebreak`` stays as it is. Without a language, or if the game cannot
+        describe the result, the result as it is."""
+        if result is None or lang is None:
+            return result
+        try:
+            text = describe_result(engine, result, lang)
+        except Exception:
+            # A result stored by an older engine version may not parse any more.
+            log.warning("result not describable", extra={"game": engine.info.id})
+            return result
+        return {**result, "tiebreak_text": text}
 
     def describe(self, engine: Engine, event: dict[str, Any], lang: Locale) -> str:
         kind = event.get("type")
@@ -723,9 +750,11 @@ class TableService:
 
     # ------------------------------------------------------------------ playing
 
-    async def state_for(self, table_id: str, player: Player | None) -> dict[str, Any]:
+    async def state_for(
+        self, table_id: str, player: Player | None, lang: Locale | None = None
+    ) -> dict[str, Any]:
         snap = await self.snapshot(table_id)
-        return self.picture(snap, snap.seat_of(player.id if player else None))
+        return self.picture(snap, snap.seat_of(player.id if player else None), lang=lang)
 
     async def act(
         self,

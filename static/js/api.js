@@ -88,7 +88,9 @@ export async function checkIdentity() {
 
 export const listGames = () => api("GET", "/games");
 export const listTables = (status) => api("GET", `/tables${status ? `?status=${status}` : ""}`);
-export const getTable = (id) => api("GET", `/tables/${encodeURIComponent(id)}`);
+/** One table; with `lang`, a finished table's result also explains its ties (`tiebreak_text`). */
+export const getTable = (id, lang = null) =>
+  api("GET", `/tables/${encodeURIComponent(id)}${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`);
 export const createTable = (game, seats, options, isPrivate = false, timeControl = undefined) =>
   api("POST", "/tables", {
     game,

@@ -465,7 +465,8 @@ async function main() {
   renderTitle();
   await checkIdentity();
   try {
-    state.table = await getTable(tableId);
+    // In the page's language: the result's tie-break text (the board may show it) follows it.
+    state.table = await getTable(tableId, currentLang());
   } catch (err) {
     showFatal(err.status === 404 ? t("table.not_found") : errorText(err));
     return;
@@ -498,7 +499,15 @@ async function main() {
   state.index = Number.isInteger(wanted) && wanted >= 1 ? Math.max(0, Math.min(wanted, steps().length) - 1) : 0;
   render();
   document.addEventListener("keydown", onKey);
-  onLangChange(() => render());
+  onLangChange((lang) => {
+    render();
+    getTable(tableId, lang)
+      .then((table) => {
+        state.table = table;
+        render();
+      })
+      .catch(() => {});
+  });
   window.partida = { state }; // for debugging and the browser tests
 }
 

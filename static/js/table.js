@@ -946,7 +946,7 @@ function renderResult() {
   fill(panel, 
     h("h2", null, t("result.title")),
     h("ol", { class: "ranking", "data-testid": "ranking" }, rows),
-    result.tiebreak ? h("p", { class: "muted small" }, result.tiebreak) : null,
+    tiebreakLines(result).map((line) => h("p", { class: "muted small", "data-testid": "tiebreak" }, line)),
     h(
       "div",
       { class: "actions" },
@@ -958,6 +958,16 @@ function renderResult() {
       h("a", { class: "btn", href: "/" }, t("result.back")),
     ),
   );
+}
+
+/**
+ * How the ties were settled, for people: the game's own text in the page's language
+ * (`tiebreak_text`, asked for with the socket's `lang`; "" when nothing needs explaining),
+ * else the engine's plain record (`tiebreak`). One paragraph per line.
+ */
+function tiebreakLines(result) {
+  const text = typeof result.tiebreak_text === "string" ? result.tiebreak_text : result.tiebreak || "";
+  return text.split("\n").filter((line) => line.trim());
 }
 
 /** Lines for the events the table itself records (no game knows them). */

@@ -4,6 +4,7 @@ one person (random legal actions, exactly as a third-party client would) and bot
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
@@ -11,6 +12,7 @@ import httpx
 import pytest
 
 from app.games import REGISTRY
+from app.games.base import Result
 from tests.support.client import make_table, new_player
 
 CASES: list[tuple[str, int, dict[str, Any]]] = []
@@ -78,3 +80,14 @@ def test_a_person_and_bots_play_to_a_final_result(
     assert sorted(result["ranking"]) == list(range(seats))
     assert set(result["scores"]) == {str(s) for s in range(seats)}
     assert acted > 0
+    # Asked in a language, the result also explains its ties for people (the engine's
+    # text from the stored result; "" when nobody tied); tiebreak itself is unchanged.
+    engine = REGISTRY[game]
+    for lang in ("es", "en"):
+        r = person.get(f"/api/v1/tables/{table['id']}/state", params={"lang": lang})
+        localized = r.json()["result"]
+        assert localized["tiebreak"] == result["tiebreak"]
+        assert localized["tiebreak_text"] == engine.describe(Result.model_validate(result), lang)
+        assert not re.search(
+            r"\b(seats?|asientos?|players?|jugador) 0\b", localized["tiebreak_text"], re.I
+        )

@@ -27,6 +27,7 @@ from app.games.base import (
     Rng,
     Seat,
     Transition,
+    by_seat,
     random_bot,
     rank_by_score,
 )
@@ -188,8 +189,15 @@ class PickEngine:
         if state.loser is None:
             return None
         scores = {s: (0 if s == state.loser else state.taken[s]) for s in range(state.n_players)}
-        ranking, places = rank_by_score(scores, {s: (sum(state.bonuses[s]),) for s in scores})
-        return Result(scores=scores, ranking=ranking, places=places, tiebreak="sum of bonus cards")
+        bonus = {s: sum(state.bonuses[s]) for s in scores}
+        ranking, places = rank_by_score(scores, {s: (bonus[s],) for s in scores})
+        return Result(
+            scores=scores,
+            ranking=ranking,
+            places=places,
+            tiebreak="sum of bonus cards",
+            details={"bonus": bonus},
+        )
 
     def bot(
         self,
@@ -211,6 +219,8 @@ class PickEngine:
         return isinstance(action, PassTurn)
 
     def describe(self, item: BaseModel, locale: Locale = "en") -> str:
+        if isinstance(item, Result):
+            return self._ties(item, locale)
         if isinstance(item, Take):
             return f"take {item.count}" if locale == "en" else f"coge {item.count}"
         if isinstance(item, Took):
@@ -227,6 +237,24 @@ class PickEngine:
                 return f"El asiento {item.seat + 1} roba una carta de bonificación de {item.bonus}."
             return f"Seat {item.seat + 1} draws a bonus card of {item.bonus}."
         raise TypeError(f"Pick has no line for {item!r}")
+
+    def _ties(self, result: Result, locale: Locale) -> str:
+        """Each tie on tokens and the bonus sums that settle it (seats from 1)."""
+        bonus = by_seat(result.details.get("bonus", {}))
+        lines = []
+        for score in sorted(set(result.scores.values()), reverse=True):
+            tied = [s for s in result.ranking if result.scores[s] == score]
+            if len(tied) < 2:
+                continue
+            sums = ", ".join(f"{s + 1}: {bonus.get(s, 0)}" for s in tied)
+            if locale == "es":
+                lines.append(
+                    f"Empate a {score} fichas: desempata la suma de las cartas de bonificación "
+                    f"(asientos {sums})."
+                )
+            else:
+                lines.append(f"Tie on {score} tokens: the bonus cards' sums decide (seats {sums}).")
+        return "\n".join(lines)
 
 
 PICK = PickEngine()

@@ -21,9 +21,18 @@ router = APIRouter(prefix="/tables/{table_id}", tags=["play"], responses=ERRORS)
 
 
 @router.get("/state", responses={200: {"model": StateOut}})
-async def get_state(table_id: str, player: OptionalPlayer, service: ServiceDep) -> dict[str, Any]:
+async def get_state(
+    table_id: str,
+    player: OptionalPlayer,
+    service: ServiceDep,
+    lang: Literal["es", "en"] | None = Query(
+        default=None,
+        description="a finished table's result also carries tiebreak_text: the game's "
+        "explanation of the ties for people, in this language",
+    ),
+) -> dict[str, Any]:
     """The caller's picture: its seat's view and legal actions (spectators: the public view)."""
-    return await service.state_for(table_id, player)
+    return await service.state_for(table_id, player, lang)
 
 
 @router.post("/actions", responses={200: {"model": StateOut}})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, Query, Response, status
 
 from app.api.deps import CurrentPlayer, OptionalPlayer, ServiceDep
 from app.api.schemas import ERRORS, BotCreate, JoinOut, JoinRequest, TableCreate, TablePublic
@@ -35,9 +35,19 @@ async def list_tables(
 
 
 @router.get("/{table_id}", response_model=TablePublic)
-async def get_table(table_id: str, service: ServiceDep, player: OptionalPlayer) -> dict[str, Any]:
+async def get_table(
+    table_id: str,
+    service: ServiceDep,
+    player: OptionalPlayer,
+    lang: Literal["es", "en"] | None = Query(
+        default=None,
+        description="a finished table's result also carries tiebreak_text: the game's "
+        "explanation of the ties for people, in this language",
+    ),
+) -> dict[str, Any]:
     """One table: seats, status, version, owner."""
-    return service.table_public(await service.snapshot(table_id), player.id if player else None)
+    snap = await service.snapshot(table_id)
+    return service.table_public(snap, player.id if player else None, lang)
 
 
 @router.post("/{table_id}/join", response_model=JoinOut)

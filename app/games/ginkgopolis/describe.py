@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from app.games.base import Locale
+from app.games.base import Locale, Result
 
 from . import actions as A
 from . import data as D
@@ -609,9 +609,54 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
 _EVENTS = _event_lines()
 
 
+_ORDINALS_ES = ("primer", "segundo", "tercer", "cuarto", "quinto")
+
+
+def _players(players: list[int], loc: Locale) -> str:
+    """ "Players 1 and 2" / "Los jugadores 1, 2 y 3"."""
+    numbers = [str(p + 1) for p in players]
+    listed = ", ".join(numbers[:-1]) + _t(loc, " and ", " y ") + numbers[-1]
+    return _t(loc, f"Players {listed}", f"Los jugadores {listed}")
+
+
+def _result_ties(result: Result, loc: Locale) -> str:
+    """The Result's ties (§12.3, D11: no tie-breaker, the place is shared; solo §15: Hal
+    wins a tie). One line per tie; "" when nobody tied."""
+    if "hal" in result.details:
+        you, hal = result.scores.get(0, 0), int(result.details["hal"])
+        if you != hal:
+            return ""
+        return _t(
+            loc,
+            f"Player 1 and Hal tie on {you} SP: in the solo game only more SP than Hal wins, "
+            "so Hal wins.",
+            f"El jugador 1 y Hal empatan a {you} PE: en solitario solo se gana con más PE que "
+            "Hal, así que gana Hal.",
+        )
+    lines: list[str] = []
+    for place in sorted(set(result.places.values())):
+        tied = [p for p in result.ranking if result.places.get(p) == place]
+        if len(tied) < 2:
+            continue
+        sp = result.scores[tied[0]]
+        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+        lines.append(
+            _t(
+                loc,
+                f"{_players(tied, loc)} tie on {sp} SP and share {ordinal} place "
+                "(there is no tie-breaker).",
+                f"{_players(tied, loc)} empatan a {sp} PE y comparten el "
+                f"{_ORDINALS_ES[place - 1]} puesto (no hay desempate).",
+            )
+        )
+    return "\n".join(lines)
+
+
 def describe(item: BaseModel, locale: Locale = "en") -> str:
-    """A readable line for an action or event, in Spanish or English."""
+    """A readable line for an action or event, in Spanish or English; for the Result, its ties."""
     loc: Locale = "es" if locale == "es" else "en"
+    if isinstance(item, Result):
+        return _result_ties(item, loc)
     line = _describe_action(item, loc)
     if line is not None:
         return line

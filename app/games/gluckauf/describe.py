@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from app.games.base import Locale
+from app.games.base import Locale, Result, by_seat
 
 from . import actions as a
 from . import events as ev
@@ -114,7 +114,12 @@ def _category(cat: Category, loc: Locale) -> str:
 
 
 def describe(item: BaseModel, locale: Locale = "en") -> str:
-    """Return one log line (several for scorings) for an action or an event of this game."""
+    """Return one log line (several for scorings) for an action or an event of this game.
+
+    For the game's Result: how each tie on VP was settled (one line per tie), or "".
+    """
+    if isinstance(item, Result):
+        return _result_ties(item, locale)
     line = _describe_action(item, locale)
     if line is not None:
         return line
@@ -523,28 +528,47 @@ def _game_ended(item: ev.GameEnded, loc: Locale) -> str:
         for i, s in enumerate(item.ranking)
     )
     lines = [f"Fin de la partida: {ranking}" if es else f"Game over: {ranking}"]
-    for score in sorted(set(item.scores.values()), reverse=True):
-        tied = [s for s in item.ranking if item.scores.get(s) == score]
+    if item.money_left:
+        lines += [
+            f"· {line}" for line in _tie_lines(item.scores, item.ranking, item.money_left, loc)
+        ]
+    elif any(list(item.scores.values()).count(v) > 1 for v in item.scores.values()):
+        lines.append(f"· {item.tiebreak}")
+    return "\n".join(lines)
+
+
+def _tie_lines(
+    scores: dict[int, int], ranking: list[int], money_left: dict[int, int], loc: Locale
+) -> list[str]:
+    """One line per tie on VP: the Marks left over decide, equal Marks share the place (§9)."""
+    es = loc == "es"
+    lines: list[str] = []
+    for score in sorted(set(scores.values()), reverse=True):
+        tied = [s for s in ranking if scores.get(s) == score]
         if len(tied) < 2:
             continue
-        if not item.money_left:
-            lines.append(f"· {item.tiebreak}")
-            break
-        marks = ", ".join(f"{_seat(s, loc)} {item.money_left.get(s, 0)}" for s in tied)
+        marks = ", ".join(f"{_seat(s, loc)} {money_left.get(s, 0)}" for s in tied)
         line = (
-            f"· Empate a {score} PV: deciden los marcos sobrantes ({marks})"
+            f"Empate a {score} PV: deciden los marcos sobrantes ({marks})"
             if es
-            else f"· Tie at {score} VP: the Marks left over decide ({marks})"
+            else f"Tie at {score} VP: the Marks left over decide ({marks})"
         )
         by_marks: dict[int, list[int]] = {}
         for s in tied:
-            by_marks.setdefault(item.money_left.get(s, 0), []).append(s)
+            by_marks.setdefault(money_left.get(s, 0), []).append(s)
         for group in by_marks.values():
             if len(group) > 1:
                 who = _seats(sorted(group), loc)
                 line += f"; {who} comparten el puesto" if es else f"; {who} share the place"
         lines.append(line)
-    return "\n".join(lines)
+    return lines
+
+
+def _result_ties(result: Result, loc: Locale) -> str:
+    """The Result's ties, from the leftover Marks each seat's final scoring kept."""
+    final = by_seat(result.details.get("final", {}))
+    money_left = {seat: int(f.get("money_left", 0)) for seat, f in final.items()}
+    return "\n".join(_tie_lines(result.scores, result.ranking, money_left, loc))
 
 
 __all__ = ["describe"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from app.games.base import Locale, rank_by_score
+from app.games.base import Locale, Result, rank_by_score
 from app.games.luz.actions import ChooseHighEnd, PlaceBet, PlayCard
 from app.games.luz.data import COLOUR_NAMES, card_colour, card_value
 from app.games.luz.events import (
@@ -98,8 +98,9 @@ def _score_row(deal: int, row: DealRow, locale: Locale) -> str:
 _ORDINALS_ES = ("primer", "segundo", "tercer", "cuarto", "quinto")
 
 
-def _ties(scores: tuple[int, ...], ranking: tuple[int, ...], locale: Locale) -> str:
-    """The result's tie text for people: tied seats share the place (§5.9), seats from 1."""
+def _ties(scores: tuple[int, ...], ranking: tuple[int, ...], locale: Locale) -> list[str]:
+    """The result's ties for people, one sentence each: tied seats share the place (§5.9),
+    seats from 1."""
     texts: list[str] = []
     place = 1
     i = 0
@@ -117,13 +118,17 @@ def _ties(scores: tuple[int, ...], ranking: tuple[int, ...], locale: Locale) -> 
             )
         place += len(group)
         i += len(group)
-    return " ".join(texts)
+    return texts
 
 
 def describe(item: BaseModel, locale: Locale = "en") -> str:
-    """Return one readable line for a Luz action or event."""
+    """Return one readable line for a Luz action or event; for the Result, its ties ("" if none)."""
     es = locale == "es"
     match item:
+        case Result(scores=scores, ranking=ranking):
+            return "\n".join(
+                _ties(tuple(scores[s] for s in sorted(scores)), tuple(ranking), locale)
+            )
         case ChooseHighEnd(side=side):
             side_text = _SIDE[locale][side]
             return (
@@ -220,7 +225,7 @@ def describe(item: BaseModel, locale: Locale = "en") -> str:
                         f"{_ordinal_en(place)} place{' (shared)' if shared else ''}: seat {seat + 1} "
                         f"with {scores[seat]} points"
                     )
-            ties = _ties(scores, ranking, locale)
+            ties = " ".join(_ties(scores, ranking, locale))
             if ties:
                 lines.append(ties)
             return "\n".join(lines)

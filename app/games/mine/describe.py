@@ -8,11 +8,12 @@ answer several lines joined by "\\n", one per step, so a player can follow the n
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 
-from app.games.base import Locale
+from app.games.base import Locale, Result, by_seat
 from app.games.mine import events as ev
 from app.games.mine.actions import DiscardCard, PassTurn, PlaceCard
 from app.games.mine.data import (
@@ -57,6 +58,8 @@ def describe(item: BaseModel, locale: Locale = "en") -> str:
     'coloca Minero 3 en Mina'
     """
     es = locale == "es"
+    if isinstance(item, Result):
+        return _result_ties(item, es, locale)
     if isinstance(item, PlaceCard | PassTurn | DiscardCard):
         return _action(item, es, locale)
     if isinstance(item, ev.RaidSettled):
@@ -305,8 +308,8 @@ def _extraction(item: ev.CoalExtracted, es: bool, locale: Locale) -> str:
     return _join(lines)
 
 
-def _game_ended(item: ev.GameEnded, es: bool, locale: Locale) -> str:
-    """The end (§6): why, then each place with its keys, then how every tie was broken."""
+def _namer(item: ev.GameEnded, es: bool, locale: Locale) -> Callable[[int], str]:
+    """How the end names a director: colour and town, and whether it is the dummy."""
 
     def name(d: int) -> str:
         base = _who(d, locale)
@@ -314,6 +317,12 @@ def _game_ended(item: ev.GameEnded, es: bool, locale: Locale) -> str:
             base += " (director ficticio)" if es else " (dummy director)"
         return base
 
+    return name
+
+
+def _game_ended(item: ev.GameEnded, es: bool, locale: Locale) -> str:
+    """The end (§6): why, then each place with its keys, then how every tie was broken."""
+    name = _namer(item, es, locale)
     if item.reason == "score_21":
         when = (
             f" en la ronda {item.round}"
@@ -340,8 +349,7 @@ def _game_ended(item: ev.GameEnded, es: bool, locale: Locale) -> str:
         else:
             lines.append(f"{place}. {name(d)}: {score}" + (" puntos" if es else " points"))
     if has_stocks:
-        for a, b in zip(item.ranking, item.ranking[1:], strict=False):
-            lines.append(_tie_line(item, a, b, name, es))
+        lines += _tie_lines(item, name, es)
     elif item.tiebreak:
         lines.append(f"Desempate: {item.tiebreak}" if es else f"Tie-break: {item.tiebreak}")
     if item.dummy is not None and item.ranking and item.ranking[0] == item.dummy:
@@ -351,6 +359,48 @@ def _game_ended(item: ev.GameEnded, es: bool, locale: Locale) -> str:
             else "The dummy director ranks first: no seat wins"
         )
     return _join(lines)
+
+
+def _tie_lines(item: ev.GameEnded, name: Callable[[int], str], es: bool) -> list[str]:
+    """For each pair of neighbours in the final order, how their tie was broken ("" if none)."""
+    return [_tie_line(item, a, b, name, es) for a, b in itertools.pairwise(item.ranking)]
+
+
+def _result_ties(result: Result, es: bool, locale: Locale) -> str:
+    """How the Result's ties were broken, told as the end's log line tells them."""
+    item = _ended(result)
+    return _join(_tie_lines(item, _namer(item, es, locale), es))
+
+
+def _ended(result: Result) -> ev.GameEnded:
+    """The game_ended event's facts, rebuilt from the Result: the dummy (director n_seats,
+    left out of the ranking) back in its place, and the tie-break keys from ``details``."""
+    details = result.details
+    seats = sorted(result.scores)
+    order = list(result.ranking)
+    scores = [result.scores[d] for d in seats]
+    stocks_by = by_seat(details.get("stocks", {}))
+    stocks = [stocks_by.get(d, 0) for d in seats]
+    dummy = details.get("dummy")
+    dummy_index = None
+    if isinstance(dummy, dict):
+        dummy_index = len(seats)
+        scores.append(dummy["score"])
+        stocks.append(dummy["stock"])
+        order.insert(dummy["place"] - 1, dummy_index)
+    professions = by_seat(details.get("professions", {}))
+    return ev.GameEnded(
+        reason=details.get("reason", "round_6"),
+        ranking=tuple(order),
+        scores=tuple(scores),
+        dummy=dummy_index,
+        stocks=tuple(stocks),
+        professions=tuple(professions.get(d) for d in range(len(scores))),
+        rolls=tuple(
+            tuple(ev.DieRoll(director=r["director"], value=r["value"]) for r in group)
+            for group in details.get("rolls", [])
+        ),
+    )
 
 
 def _tie_line(item: ev.GameEnded, a: int, b: int, name: Callable[[int], str], es: bool) -> str:

@@ -957,18 +957,24 @@ def _finish(state: MineState, reason: Literal["score_21", "round_6"], events: li
             round=state.round,
             dummy=state.dummy_index,
             stocks=tuple(d.stock for d in state.directors),
-            professions=tuple(
-                profession_count(state.directors[d].hand)
-                if any(_keys(state, o)[:2] == _keys(state, d)[:2] for o in range(n) if o != d)
-                else None
-                for d in range(n)
-            ),
+            professions=tuple(_tied_professions(state).get(d) for d in range(n)),
             rolls=tuple(
                 tuple(ev.DieRoll(director=r.director, value=r.value) for r in group)
                 for group in rolls
             ),
         )
     )
+
+
+def _tied_professions(state: MineState) -> dict[int, int]:
+    """Profession cards in hand (§6 key 3) of the directors tied with another on score and
+    stock: the only hands the ranking had to look at, so the end shows no more of them."""
+    n = state.n_directors
+    return {
+        d: profession_count(state.directors[d].hand)
+        for d in range(n)
+        if any(_keys(state, o)[:2] == _keys(state, d)[:2] for o in range(n) if o != d)
+    }
 
 
 def _roll_off(
@@ -1019,6 +1025,8 @@ def result(state: MineState) -> Result | None:
         "reason": state.final.reason,
         "rolls": [[r.model_dump() for r in g] for g in state.final.rolls],
         "stocks": {d: state.directors[d].stock for d in range(state.n_seats)},
+        # Keyed by director (the dummy is director n_seats), as in the game_ended event.
+        "professions": _tied_professions(state),
     }
     dn = state.dummy_index
     if dn is not None:

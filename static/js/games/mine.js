@@ -845,8 +845,10 @@ function raidText(ctx, x, n) {
 
 // ------------------------------------------------------------------ the end
 
-function finalPanel(ctx, view) {
+function finalPanel(ctx, view, result) {
   if (!view.final) return null;
+  // The server's text in the page's language when it sent one ("" = no tie to explain).
+  const tiebreak = typeof result?.tiebreak_text === "string" ? result.tiebreak_text : view.final.tiebreak;
   const n = view.n_seats;
   const byId = new Map(view.directors.map((d) => [d.director, d]));
   return h(
@@ -874,7 +876,9 @@ function finalPanel(ctx, view) {
     view.final.order.length && byId.get(view.final.order[0]).is_dummy
       ? h("p", { class: "dummy-won" }, ctx.t("mine.dummy_won"))
       : null,
-    view.final.tiebreak ? h("p", { class: "small muted-light" }, ctx.t("mine.tiebreak", { text: view.final.tiebreak })) : null,
+    tiebreak
+      ? tiebreak.split("\n").map((line) => h("p", { class: "small muted-light" }, ctx.t("mine.tiebreak", { text: line })))
+      : null,
   );
 }
 
@@ -976,7 +980,7 @@ function draw(root, picture, baseCtx) {
       h(
         "div",
         { class: "mine-felt" },
-        h("div", { class: "mine-centre" }, gear(ctx, view), centralPanel(ctx, view), finalPanel(ctx, view) || reportPanel(ctx, view) || orderPanel(ctx)),
+        h("div", { class: "mine-centre" }, gear(ctx, view), centralPanel(ctx, view), finalPanel(ctx, view, picture.result) || reportPanel(ctx, view) || orderPanel(ctx)),
         h("div", { class: ["mine-others", `n-${others.length}`] }, others.map((id) => board(view.directors[id], false))),
         myDir
           ? h(

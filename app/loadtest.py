@@ -91,7 +91,8 @@ class RateGate:
         self.next_slot = time.perf_counter()
         self._lock = asyncio.Lock()
 
-    async def wait(self) -> None:
+    async def wait(self, deadline: float) -> None:
+        """Wait for the next free slot, but not past ``deadline`` (the end of the run)."""
         if not self.rate:
             return
         async with self._lock:
@@ -99,7 +100,7 @@ class RateGate:
             slot = max(now, self.next_slot)
             self.next_slot = slot + 1 / self.rate
         if slot > now:
-            await asyncio.sleep(slot - now)
+            await asyncio.sleep(min(slot, deadline) - now)
 
 
 class Table:
@@ -147,7 +148,10 @@ async def _seat(
                 return
             if frame["legal_actions"] and version > acted_on:
                 acted_on = version
-                await gate.wait()
+                await gate.wait(deadline)
+                # A seat queued behind the rate gate may wake after the run's end.
+                if time.perf_counter() >= deadline:
+                    return
                 if stop.is_set() or figures.actions >= max_actions:
                     stop.set()
                     return

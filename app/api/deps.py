@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated
+from typing import Annotated, Literal
 
-from fastapi import Depends, Request
+from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app import errors
@@ -79,3 +79,13 @@ def get_ratings(request: Request) -> Ratings:
 
 
 RatingsDep = Annotated[Ratings, Depends(get_ratings)]
+
+#: ``?lang=es|en`` on a table or its state: a finished table's result also carries
+#: ``tiebreak_text``, the game's explanation of the ties for people, in that language.
+ResultLang = Annotated[
+    Literal["es", "en"] | None,
+    Query(
+        description="a finished table's result also carries tiebreak_text: the game's "
+        "explanation of the ties for people, in this language",
+    ),
+]

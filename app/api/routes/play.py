@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import ChatDep, CurrentPlayer, OptionalPlayer, ServiceDep
+from app.api.deps import ChatDep, CurrentPlayer, OptionalPlayer, ResultLang, ServiceDep
 from app.api.schemas import (
     ERRORS,
     ActionRequest,
@@ -25,11 +25,7 @@ async def get_state(
     table_id: str,
     player: OptionalPlayer,
     service: ServiceDep,
-    lang: Literal["es", "en"] | None = Query(
-        default=None,
-        description="a finished table's result also carries tiebreak_text: the game's "
-        "explanation of the ties for people, in this language",
-    ),
+    lang: ResultLang = None,
 ) -> dict[str, Any]:
     """The caller's picture: its seat's view and legal actions (spectators: the public view)."""
     return await service.state_for(table_id, player, lang)

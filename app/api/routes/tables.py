@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Path, Query, Response, status
+from fastapi import APIRouter, Path, Response, status
 
-from app.api.deps import CurrentPlayer, OptionalPlayer, ServiceDep
+from app.api.deps import CurrentPlayer, OptionalPlayer, ResultLang, ServiceDep
 from app.api.schemas import ERRORS, BotCreate, JoinOut, JoinRequest, TableCreate, TablePublic
 
 router = APIRouter(prefix="/tables", tags=["tables"], responses=ERRORS)
@@ -39,11 +39,7 @@ async def get_table(
     table_id: str,
     service: ServiceDep,
     player: OptionalPlayer,
-    lang: Literal["es", "en"] | None = Query(
-        default=None,
-        description="a finished table's result also carries tiebreak_text: the game's "
-        "explanation of the ties for people, in this language",
-    ),
+    lang: ResultLang = None,
 ) -> dict[str, Any]:
     """One table: seats, status, version, owner."""
     snap = await service.snapshot(table_id)

@@ -53,3 +53,41 @@ def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any
     expect(page.locator("#log-list")).to_contain_text("Deal 4 scored")
     expect(page.locator("#log-list")).to_contain_text("The game is over.")
     assert not problems, problems
+
+
+def test_a_spanish_user_plays_luz_to_the_end_on_a_phone(new_context: Any) -> None:
+    """The same game on a phone-sized screen with a Spanish browser: every control reachable
+    by clicks, Spanish throughout, and nothing wider than the screen."""
+    page = new_context(locale="es-ES", viewport={"width": 390, "height": 844}).new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    page.fill("#player-name", "Lucía")
+    page.click("form.name-form button[type=submit]")
+    expect(page.get_by_test_id("whoami")).to_contain_text("Lucía")
+    page.select_option("#create-game", "luz")
+    page.fill("#create-seats", "3")
+    page.click("#create-submit")
+    page.wait_for_url(re.compile(r"/tables/[0-9a-f]+$"))
+    page.click("#setup [data-action=add-bot]")
+    expect(page.locator("#seats .seat-name", has_text="Bot")).to_have_count(1)
+    page.click("#setup [data-action=add-bot]")
+    expect(page.locator("#seats .seat-name", has_text="Bot")).to_have_count(2)
+    page.click("#setup [data-action=start]")
+    page.wait_for_selector(TURN_OR_END)
+    assert _page_width(page) <= 390, "the table is wider than the phone"
+
+    moves = play_to_the_end(page)
+
+    assert moves["bet"] == 4 and moves["card"] == 40, moves
+    expect(page.locator("#result .ranking .rank-row")).to_have_count(3)
+    expect(page.locator("#turn-banner")).to_contain_text("Fin de la partida")
+    expect(page.locator("#log-list")).not_to_contain_text("The game is over.")
+    assert _page_width(page) <= 390, "the result is wider than the phone"
+    assert not problems, problems
+
+
+def _page_width(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))

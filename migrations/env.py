@@ -6,6 +6,7 @@ import asyncio
 from logging.config import fileConfig
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -46,9 +47,19 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+# Any constant shared by every instance: pg_advisory_xact_lock takes a bigint key.
+_MIGRATION_LOCK_KEY = 0x70617274  # "part"
+
+
 def _run_sync(connection: Connection) -> None:
     _configure(connection=connection)
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Several replicas start at once (compose --scale): one upgrades, the others wait
+            # here and then find the schema at head. The lock ends with the transaction.
+            connection.execute(
+                text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK_KEY}
+            )
         context.run_migrations()
 
 

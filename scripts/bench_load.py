@@ -39,12 +39,28 @@ def _database(backend: str, folder: Path) -> str:
     if backend == "sqlite":
         return f"sqlite:///{folder}/bench-{uuid.uuid4().hex[:6]}.sqlite3"
     name = f"partida_bench_{uuid.uuid4().hex[:8]}"
-    subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "test", "-c", f'CREATE DATABASE "{name}"'], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "psql",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-d",
+            "test",
+            "-c",
+            f'CREATE DATABASE "{name}"',
+        ],
+        check=True,
+        capture_output=True,
+    )
     return f"postgresql://postgres@127.0.0.1:5432/{name}"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--rates", type=float, nargs="+", default=[50, 100, 200, 400])
     parser.add_argument("--tables", type=int, default=50)
@@ -60,11 +76,16 @@ def main() -> int:
             env = {**os.environ, "PARTIDA_DATABASE_URL": _database(args.backend, Path(tmp)),
                    "PARTIDA_RATE_LIMIT_ENABLED": "false", "PARTIDA_LOG_LEVEL": "WARNING",
                    "PARTIDA_MAX_OPEN_TABLES_PER_PLAYER": "100000", "PARTIDA_BOT_DELAY": "0"}  # fmt: skip
-            server = subprocess.Popen([sys.executable, "-m", "app", "--port", str(port)], cwd=ROOT, env=env)
+            server = subprocess.Popen(
+                [sys.executable, "-m", "app", "--port", str(port)], cwd=ROOT, env=env
+            )
             try:
                 for _ in range(100):
                     try:
-                        if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                        if (
+                            httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code
+                            == 200
+                        ):
                             break
                     except httpx.HTTPError:
                         time.sleep(0.2)

@@ -54,3 +54,17 @@ def test_downgrade_to_base_and_up_again(backend: str, tmp_path: Path) -> None:
         command.upgrade(config, "head")
         diff, _ = asyncio.run(_diff_and_tables(url))
     assert diff == []
+
+
+def test_replicas_starting_together_upgrade_once(tmp_path: Path) -> None:
+    """compose --scale starts several apps at once; each runs the migrations on start."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from app.migrate import upgrade_to_head
+
+    with fresh_database("postgresql", tmp_path, migrate=False) as url:
+        with ThreadPoolExecutor(4) as pool:
+            for outcome in [pool.submit(upgrade_to_head, url) for _ in range(4)]:
+                outcome.result()  # none of them fails on a half-made schema
+        diff, _tables = asyncio.run(_diff_and_tables(url))
+        assert diff == []

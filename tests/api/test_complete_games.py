@@ -45,7 +45,13 @@ if "gluckauf" in REGISTRY:
         ("gluckauf", 4, {"delivered_visible": True}),
     ]
 if "ginkgopolis" in REGISTRY:
-    CASES += [("ginkgopolis", 1, {}), ("ginkgopolis", 3, {}), ("ginkgopolis", 5, {})]
+    CASES += [
+        ("ginkgopolis", 1, {}),
+        ("ginkgopolis", 2, {"characters": "draft", "hidden_sp": True}),
+        ("ginkgopolis", 3, {}),
+        ("ginkgopolis", 4, {"characters": "random", "keep_token_order": True}),
+        ("ginkgopolis", 5, {}),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -196,10 +196,26 @@ function addEvents(events) {
   return added;
 }
 
+/** Events the log lacks, in version order: a frame may have moved loggedVersion past them
+ * while this request was on its way. */
+function fillEvents(events) {
+  const present = new Set(state.log.map((event) => event.version));
+  const missing = (events || []).filter((event) => !present.has(event.version));
+  if (!missing.length) return;
+  // Stable sort; an event without a version stays after the one before it.
+  let last = 0;
+  const keyed = [...state.log, ...missing].map((event) => {
+    if (typeof event.version === "number") last = event.version;
+    return { event, key: typeof event.version === "number" ? event.version : last };
+  });
+  state.log = keyed.sort((a, b) => a.key - b.key).map((item) => item.event);
+  if (state.log.length > LOG_LIMIT) state.log.splice(0, state.log.length - LOG_LIMIT);
+}
+
 async function catchUpLog() {
   try {
     const log = await getLog(tableId, state.loggedVersion, currentLang());
-    addEvents(log.events);
+    fillEvents(log.events);
     state.loggedVersion = Math.max(state.loggedVersion, log.version);
     renderLog();
   } catch (err) {

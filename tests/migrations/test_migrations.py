@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db import models  # noqa: F401
 from app.db.base import Base
-from app.migrate import alembic_config
+from app.migrate import ROOT, alembic_config
 from tests.support.databases import BACKENDS, fresh_database
 
 
@@ -57,14 +60,31 @@ def test_downgrade_to_base_and_up_again(backend: str, tmp_path: Path) -> None:
 
 
 def test_replicas_starting_together_upgrade_once(tmp_path: Path) -> None:
-    """compose --scale starts several apps at once; each runs the migrations on start."""
-    from concurrent.futures import ThreadPoolExecutor
+    """compose --scale starts several apps at once; each runs the migrations on start.
 
-    from app.migrate import upgrade_to_head
-
+    Separate processes, as replicas are: alembic's ``context`` and ``op`` are
+    process-wide, so threads of one process cannot stand in for them.
+    """
+    code = (
+        "import sys, time; from app.migrate import upgrade_to_head; "
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time())); upgrade_to_head(sys.argv[1])"
+    )
     with fresh_database("postgresql", tmp_path, migrate=False) as url:
-        with ThreadPoolExecutor(4) as pool:
-            for outcome in [pool.submit(upgrade_to_head, url) for _ in range(4)]:
-                outcome.result()  # none of them fails on a half-made schema
+        # All four start migrating at the same moment, after their imports.
+        start_at = str(time.time() + 3)
+        replicas = [
+            subprocess.Popen(
+                [sys.executable, "-c", code, url, start_at],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for _ in range(4)
+        ]
+        for replica in replicas:
+            output, _ = replica.communicate(timeout=120)
+            # none of them fails on a schema another is still making
+            assert replica.returncode == 0, output
         diff, _tables = asyncio.run(_diff_and_tables(url))
         assert diff == []

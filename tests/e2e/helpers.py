@@ -137,3 +137,26 @@ def context_factory(browser: Any, server: Any) -> Iterator[Any]:
     yield make
     for context in contexts:
         context.close()
+
+
+def game_fixtures(game_id: str, prefix: str) -> tuple[Any, Any, Any]:
+    """The fixtures of a module that plays one game on its own server:
+    ``<prefix>_server`` (module scope), ``<prefix>_api`` and ``<prefix>_context``.
+
+        ga_server, ga_api, ga_context = game_fixtures("gluckauf", "ga")
+    """
+    import pytest
+
+    @pytest.fixture(scope="module", name=f"{prefix}_server")
+    def server(tmp_path_factory: Any) -> Iterator[Any]:
+        yield from single_game_server(tmp_path_factory, game_id)
+
+    @pytest.fixture(name=f"{prefix}_api")
+    def api(request: Any) -> Iterator[Any]:
+        yield from api_client(request.getfixturevalue(f"{prefix}_server"))
+
+    @pytest.fixture(name=f"{prefix}_context")
+    def context(browser: Any, request: Any) -> Iterator[Any]:
+        yield from context_factory(browser, request.getfixturevalue(f"{prefix}_server"))
+
+    return server, api, context

@@ -9,38 +9,20 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
     TURN_OR_END,
-    api_client,
-    context_factory,
+    game_fixtures,
     seated_table,
     shot,
-    single_game_server,
 )
-from tests.support.live import LiveServer
 
-
-@pytest.fixture(scope="module")
-def gk_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    yield from single_game_server(tmp_path_factory, "ginkgopolis")
-
-
-@pytest.fixture
-def gk_api(gk_server: LiveServer) -> Iterator[httpx.Client]:
-    yield from api_client(gk_server)
-
-
-@pytest.fixture
-def gk_context(browser: Any, gk_server: LiveServer) -> Iterator[Any]:
-    yield from context_factory(browser, gk_server)
+gk_server, gk_api, gk_context = game_fixtures("ginkgopolis", "gk")
 
 
 _DECISION = "() => [document.querySelector('.gk-decision')?.classList[1] ?? null, document.body.dataset.version]"

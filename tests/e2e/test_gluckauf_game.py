@@ -10,39 +10,21 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 from pydantic import TypeAdapter
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
     TURN_OR_END,
-    api_client,
-    context_factory,
+    game_fixtures,
     seated_table,
     shot,
-    single_game_server,
 )
-from tests.support.live import LiveServer
 
-
-@pytest.fixture(scope="module")
-def ga_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    yield from single_game_server(tmp_path_factory, "gluckauf")
-
-
-@pytest.fixture
-def ga_api(ga_server: LiveServer) -> Iterator[httpx.Client]:
-    yield from api_client(ga_server)
-
-
-@pytest.fixture
-def ga_context(browser: Any, ga_server: LiveServer) -> Iterator[Any]:
-    yield from context_factory(browser, ga_server)
+ga_server, ga_api, ga_context = game_fixtures("gluckauf", "ga")
 
 
 # ------------------------------------------------------------------ playing by clicks

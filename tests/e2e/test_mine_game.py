@@ -9,38 +9,20 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
     TURN_OR_END,
-    api_client,
-    context_factory,
+    game_fixtures,
     seated_table,
     shot,
-    single_game_server,
 )
-from tests.support.live import LiveServer
 
-
-@pytest.fixture(scope="module")
-def mine_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    yield from single_game_server(tmp_path_factory, "mine")
-
-
-@pytest.fixture
-def mine_api(mine_server: LiveServer) -> Iterator[httpx.Client]:
-    yield from api_client(mine_server)
-
-
-@pytest.fixture
-def mine_context(browser: Any, mine_server: LiveServer) -> Iterator[Any]:
-    yield from context_factory(browser, mine_server)
+mine_server, mine_api, mine_context = game_fixtures("mine", "mine")
 
 
 def _table(api: httpx.Client, owner: dict[str, str], **options: Any) -> str:

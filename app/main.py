@@ -189,7 +189,9 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         app.state.loop = asyncio.get_running_loop()
         app.state.admin = admin = Admin(service)
         app.state.chat = hub.chat = Chat(service)
-        service.notifier = notifier = TurnNotifier(settings.public_url)
+        service.notifier = notifier = TurnNotifier(
+            settings.public_url, allow_private=settings.webhook_allow_private
+        )
         app.state.ratings = ratings = Ratings(service)
         service.on_finished = ratings.rate_table
         await broker.start(hub.on_update)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.tables.notify import TurnNotifier
 from tests.support.client import Player, make_table, new_player
 from tests.support.live import LiveServer, temporary_server
 from tests.support.wsclient import Socket
@@ -95,6 +98,48 @@ def test_webhooks_to_private_addresses_are_refused_by_default(http: httpx.Client
         assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error", url
     r = a.http.patch("/api/v1/me", json={"webhook_url": None}, headers=a.auth)
     assert r.status_code == 200 and r.json()["webhook_url"] is None
+
+
+async def test_a_webhook_host_is_checked_again_when_the_alert_is_sent(hook: str) -> None:
+    """A name saved while it pointed outside may point inside later (DNS rebinding)."""
+    notifier = TurnNotifier(None, allow_private=False)
+    try:
+        notifier.your_turn(hook, {"event": "your_turn", "table_id": "t", "seat": 0})
+        await notifier.flush()
+    finally:
+        await notifier.close()
+    assert notifier.refused == 1 and notifier.sent == 0 and _Hook.received == []
+
+
+async def test_a_webhook_post_goes_to_the_address_that_was_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[httpx.Request] = []
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(204)
+
+    async def resolve(host: str, port: int, **_: Any) -> list[Any]:
+        assert (host, port) == ("hooks.example", 8443)
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port))]
+
+    notifier = TurnNotifier(None, allow_private=False, transport=httpx.MockTransport(reply))
+    monkeypatch.setattr(asyncio.get_running_loop(), "getaddrinfo", resolve)
+    try:
+        notifier.your_turn("https://hooks.example:8443/turn", {"table_id": "t"})
+        await notifier.flush()
+    finally:
+        await notifier.close()
+    (request,) = seen
+    assert notifier.sent == 1
+    assert (request.url.host, request.url.port, request.url.path) == (
+        "93.184.216.34",
+        8443,
+        "/turn",
+    )
+    assert request.headers["host"] == "hooks.example:8443"
+    assert request.extensions["sni_hostname"] == "hooks.example"
 
 
 def test_chat_over_rest_and_websocket_reaches_everyone(

@@ -99,7 +99,9 @@ class TurnNotifier:
         addresses = [str(info[4][0]) for info in infos]
         if not addresses or any(_internal(address) for address in addresses):
             return None
-        host = target.host if target.port is None else f"{target.host}:{target.port}"
+        host = f"[{target.host}]" if ":" in target.host else target.host  # an IPv6 literal
+        if target.port is not None:
+            host = f"{host}:{target.port}"
         extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
         return target.copy_with(host=addresses[0].split("%")[0]), {"Host": host}, extensions
 

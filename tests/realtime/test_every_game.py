@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 from typing import Any
 
 import httpx
@@ -19,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.games import REGISTRY
+from tests.support import racing
 from tests.support.client import Player, make_table, new_player
 from tests.support.live import LiveServer
 from tests.support.wsclient import Socket
@@ -37,62 +37,20 @@ def _table(http: httpx.Client, game: str) -> tuple[list[Player], str]:
     return players, tid
 
 
-def _mover(players: list[Player], tid: str) -> tuple[Player, dict[str, Any]]:
-    for p in players:
-        s = p.state(tid)
-        if s["legal_actions"]:
-            return p, s
-    raise AssertionError("nobody to act")
-
-
-def _race(
-    live: LiveServer, mover: Player, tid: str, state: dict[str, Any], ids: list[str]
-) -> list[dict[str, Any]]:
-    """The same legal action from len(ids) clients at once: odd ones over WebSocket."""
-    action = state["legal_actions"][0]
-    barrier = threading.Barrier(len(ids))
-    answers: list[dict[str, Any]] = [{} for _ in ids]
-    sockets = {
-        i: Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={mover.token}")
-        for i in range(len(ids))
-        if i % 2
-    }
-    for sock in sockets.values():
-        sock.until(lambda f: f["type"] == "state")
-
-    def send(i: int) -> None:
-        barrier.wait()
-        frame = {"version": state["version"], "action": action, "id": ids[i]}
-        if i in sockets:
-            sockets[i].send({"type": "action", **frame})
-            reply = sockets[i].until(lambda f: f.get("ref") == ids[i])
-            answers[i] = reply if reply["type"] == "error" else {"ok": reply}
-        else:
-            with httpx.Client(base_url=live.url, timeout=30) as client:
-                r = client.post(f"/api/v1/tables/{tid}/actions", json=frame, headers=mover.auth)
-                answers[i] = {"ok": r.json()} if r.status_code == 200 else r.json()
-
-    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(ids))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    for sock in sockets.values():
-        sock.close()
-    return answers
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_a_raced_action_is_applied_once(game: str, http: httpx.Client, live: LiveServer) -> None:
     players, tid = _table(http, game)
-    mover, s = _mover(players, tid)
+    mover, s = racing.mover(players, tid)
     start = s["version"]
-    answers = _race(live, mover, tid, s, [f"{game}-distinct-{i}" for i in range(8)])
+    ids: list[str | None] = [f"{game}-distinct-{i}" for i in range(8)]
+    answers = racing.race(live, mover, tid, s["version"], s["legal_actions"][0], ids)
     assert len([a for a in answers if "ok" in a]) == 1, answers
     assert [a["error"]["code"] for a in answers if "error" in a] == ["stale_version"] * 7
 
-    mover, s = _mover(players, tid)
-    answers = _race(live, mover, tid, s, [f"{game}-same"] * 6)
+    mover, s = racing.mover(players, tid)
+    answers = racing.race(
+        live, mover, tid, s["version"], s["legal_actions"][0], [f"{game}-same"] * 6
+    )
     assert all("ok" in a for a in answers), answers
     assert {a["ok"]["version"] for a in answers} == {start + 2}
 
@@ -113,7 +71,7 @@ def test_a_dropped_seat_gets_exactly_its_missed_events(
     sock.conn.close_socket()  # a forced drop: no closing handshake
     rng = random.Random(game)
     for _ in range(8):
-        mover, s = _mover(players, tid)
+        mover, s = racing.mover(players, tid)
         if s["status"] != "playing":
             break
         assert mover.act(tid, s["version"], rng.choice(s["legal_actions"])).status_code == 200
@@ -141,7 +99,7 @@ def test_broken_action_frames_are_answered_and_refused_ones_change_nothing(
 ) -> None:
     """Each legal action of the game with one field replaced, dropped or added."""
     players, tid = _table(http, game)
-    mover, s = _mover(players, tid)
+    mover, s = racing.mover(players, tid)
     other = next(p for p in players if p is not mover)
     fuzzer = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={mover.token}")
     bystander = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={other.token}")

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import threading
 from pathlib import Path
-from typing import Any
 
 import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support import racing
 from tests.support.client import Player, make_table, new_player
 from tests.support.live import LiveServer, temporary_server
 from tests.support.wsclient import Socket
@@ -24,61 +23,17 @@ def _table(http: httpx.Client, pile: int = 30) -> tuple[list[Player], str]:
     return players, tid
 
 
-def _mover(players: list[Player], tid: str) -> tuple[Player, dict[str, Any]]:
-    for p in players:
-        s = p.state(tid)
-        if s["legal_actions"]:
-            return p, s
-    raise AssertionError("nobody to act")
-
-
-def _race(
-    live: LiveServer, mover: Player, tid: str, version: int, ids: list[str | None]
-) -> list[dict[str, Any]]:
-    """Send the same action from len(ids) clients at once: half over HTTP, half over WebSocket."""
-    action = {"type": "take", "count": 1}
-    barrier = threading.Barrier(len(ids))
-    answers: list[dict[str, Any]] = [{} for _ in ids]
-    sockets = {
-        i: Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={mover.token}")
-        for i in range(len(ids))
-        if i % 2
-    }
-    for sock in sockets.values():
-        sock.until(lambda f: f["type"] == "state")
-
-    def send(i: int) -> None:
-        barrier.wait()
-        if i in sockets:
-            sockets[i].send(
-                {"type": "action", "version": version, "action": action, "id": ids[i] or f"ws-{i}"}
-            )
-            frame = sockets[i].until(lambda f: f.get("ref") == (ids[i] or f"ws-{i}"))
-            answers[i] = frame if frame["type"] == "error" else {"ok": frame}
-        else:
-            with httpx.Client(base_url=live.url, timeout=30) as client:
-                body: dict[str, Any] = {"version": version, "action": action}
-                if ids[i] is not None:
-                    body["id"] = ids[i]
-                r = client.post(f"/api/v1/tables/{tid}/actions", json=body, headers=mover.auth)
-                answers[i] = {"ok": r.json()} if r.status_code == 200 else r.json()
-
-    threads = [threading.Thread(target=send, args=(i,)) for i in range(len(ids))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    for sock in sockets.values():
-        sock.close()
-    return answers
+_TAKE = {"type": "take", "count": 1}
 
 
 def test_racing_clients_with_distinct_ids_exactly_one_wins(
     http: httpx.Client, live: LiveServer
 ) -> None:
     players, tid = _table(http)
-    mover, s = _mover(players, tid)
-    answers = _race(live, mover, tid, s["version"], [f"distinct-{i}" for i in range(12)])
+    mover, s = racing.mover(players, tid)
+    answers = racing.race(
+        live, mover, tid, s["version"], _TAKE, [f"distinct-{i}" for i in range(12)]
+    )
     winners = [a for a in answers if "ok" in a]
     losers = [a["error"]["code"] for a in answers if "error" in a]
     assert len(winners) == 1
@@ -91,8 +46,8 @@ def test_racing_clients_with_one_id_get_the_idempotent_answer(
     http: httpx.Client, live: LiveServer
 ) -> None:
     players, tid = _table(http)
-    mover, s = _mover(players, tid)
-    answers = _race(live, mover, tid, s["version"], ["same-key"] * 10)
+    mover, s = racing.mover(players, tid)
+    answers = racing.race(live, mover, tid, s["version"], _TAKE, ["same-key"] * 10)
     assert all("ok" in a for a in answers), answers
     assert {a["ok"]["version"] for a in answers} == {s["version"] + 1}
     assert mover.state(tid)["version"] == s["version"] + 1
@@ -101,8 +56,10 @@ def test_racing_clients_with_one_id_get_the_idempotent_answer(
 def test_log_versions_are_contiguous_after_many_races(http: httpx.Client, live: LiveServer) -> None:
     players, tid = _table(http, pile=40)
     for round_no in range(5):
-        mover, s = _mover(players, tid)
-        _race(live, mover, tid, s["version"], [None, f"r{round_no}-a", None, f"r{round_no}-b"])
+        mover, s = racing.mover(players, tid)
+        racing.race(
+            live, mover, tid, s["version"], _TAKE, [None, f"r{round_no}-a", None, f"r{round_no}-b"]
+        )
     events = http.get(f"/api/v1/tables/{tid}/log").json()["events"]
     versions = sorted({e["version"] for e in events})
     assert versions == list(range(2, 2 + len(versions)))
@@ -117,7 +74,7 @@ def test_reconnect_after_a_drop_receives_missed_events_in_order(
     last = sock.until(lambda f: f["type"] == "state")["version"]
     sock.conn.close_socket()  # a forced drop: no closing handshake
     for _ in range(6):
-        mover, s = _mover(players, tid)
+        mover, s = racing.mover(players, tid)
         mover.act(tid, s["version"], {"type": "take", "count": 1})
     again = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={players[0].token}&since={last}")
     state = again.until(lambda f: f["type"] == "state")
@@ -135,7 +92,7 @@ def test_far_behind_client_gets_a_snapshot_instead_of_events(tmp_path: Path) -> 
     ):
         players, tid = _table(http)
         for _ in range(5):
-            mover, s = _mover(players, tid)
+            mover, s = racing.mover(players, tid)
             mover.act(tid, s["version"], {"type": "take", "count": 1})
         sock = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={players[0].token}&since=1")
         state = sock.until(lambda f: f["type"] == "state")

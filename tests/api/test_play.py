@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.client import Player, make_table, new_player
+from tests.support.client import Player, acting, make_table, new_player
 from tests.support.live import LiveServer
 
 
@@ -18,14 +18,6 @@ def _two_player_table(http: httpx.Client, **options: Any) -> tuple[Player, Playe
     b.post(f"/api/v1/tables/{tid}/join")
     assert a.post(f"/api/v1/tables/{tid}/start").status_code == 200
     return a, b, tid
-
-
-def _mover(players: list[Player], tid: str) -> tuple[Player, dict[str, Any]]:
-    for p in players:
-        s = p.state(tid)
-        if s["legal_actions"]:
-            return p, s
-    raise AssertionError("nobody may act")
 
 
 def _unchanged(p: Player, tid: str, before: dict[str, Any]) -> None:
@@ -51,7 +43,7 @@ def test_state_shows_own_view_and_legal_actions(http: httpx.Client) -> None:
 def test_play_a_whole_game_with_any_legal_action(http: httpx.Client) -> None:
     a, b, tid = _two_player_table(http)
     for _ in range(100):
-        p, s = _mover([a, b], tid)
+        p, s = acting([a, b], tid)
         r = p.act(tid, s["version"], s["legal_actions"][-1 if s["version"] % 3 else 0])
         assert r.status_code == 200, r.text
         if r.json()["status"] == "finished":
@@ -65,7 +57,7 @@ def test_play_a_whole_game_with_any_legal_action(http: httpx.Client) -> None:
 
 def test_each_rejection_has_its_code_and_changes_nothing(http: httpx.Client) -> None:
     a, b, tid = _two_player_table(http)
-    mover, s = _mover([a, b], tid)
+    mover, s = acting([a, b], tid)
     waiter = b if mover is a else a
     stranger = new_player(http, "C")
     before = mover.state(tid)
@@ -106,7 +98,7 @@ def test_action_before_start_is_not_playing(http: httpx.Client) -> None:
 
 def test_idempotency_id_applies_once_and_answers_the_same(http: httpx.Client) -> None:
     a, b, tid = _two_player_table(http)
-    mover, s = _mover([a, b], tid)
+    mover, s = acting([a, b], tid)
     first = mover.act(tid, s["version"], {"type": "take", "count": 1}, id="k-1")
     assert first.status_code == 200
     again = mover.act(tid, s["version"], {"type": "take", "count": 1}, id="k-1")
@@ -121,7 +113,7 @@ def test_idempotency_id_applies_once_and_answers_the_same(http: httpx.Client) ->
 
 def test_log_is_redacted_per_seat(http: httpx.Client) -> None:
     a, b, tid = _two_player_table(http)
-    mover, s = _mover([a, b], tid)
+    mover, s = acting([a, b], tid)
     mover.act(tid, s["version"], {"type": "take", "count": 2})
     other = b if mover is a else a
     mine = mover.get(f"/api/v1/tables/{tid}/log").json()["events"]
@@ -138,7 +130,7 @@ def test_replay_refused_while_running_and_complete_after(http: httpx.Client) -> 
     r = a.get(f"/api/v1/tables/{tid}/replay")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
     while True:
-        p, s = _mover([a, b], tid)
+        p, s = acting([a, b], tid)
         if p.act(tid, s["version"], s["legal_actions"][0]).json()["status"] == "finished":
             break
     replay = http.get(f"/api/v1/tables/{tid}/replay").json()
@@ -188,7 +180,7 @@ def test_replay_from_seed_and_log_equals_the_snapshot(
 
     a, b, tid = _two_player_table(http, pile=pile)
     while True:
-        p, s = _mover([a, b], tid)
+        p, s = acting([a, b], tid)
         if p.act(tid, s["version"], s["legal_actions"][0]).json()["status"] == "finished":
             break
     service = live.service()
@@ -212,7 +204,7 @@ def test_replay_steps_show_each_perspective_version_by_version(http: httpx.Clien
     r = http.get(f"/api/v1/tables/{tid}/replay/steps")
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
     while True:
-        p, s = _mover([a, b], tid)
+        p, s = acting([a, b], tid)
         if p.act(tid, s["version"], s["legal_actions"][0]).json()["status"] == "finished":
             break
     final_version = a.state(tid)["version"]

@@ -13,7 +13,7 @@ import pytest
 
 from app.main import create_app
 from tests.conftest import test_games, test_settings
-from tests.support.client import Player, make_table, new_player
+from tests.support.client import Player, acting, make_table, new_player
 from tests.support.databases import BACKENDS, fresh_database
 from tests.support.live import LiveServer
 
@@ -33,13 +33,10 @@ def _cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _move(players: list[Player], tid: str) -> dict[str, Any]:
-    for p in players:
-        s = p.state(tid)
-        if s["legal_actions"]:
-            r = p.act(tid, s["version"], s["legal_actions"][0])
-            assert r.status_code == 200
-            return r.json()  # type: ignore[no-any-return]
-    raise AssertionError("nobody to act")
+    p, s = acting(players, tid)
+    r = p.act(tid, s["version"], s["legal_actions"][0])
+    assert r.status_code == 200
+    return r.json()  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from app.games import REGISTRY
 from tests.support import racing
-from tests.support.client import Player, make_table, new_player
+from tests.support.client import Player, acting, make_table, new_player
 from tests.support.live import LiveServer
 from tests.support.wsclient import Socket
 
@@ -40,14 +40,14 @@ def _table(http: httpx.Client, game: str) -> tuple[list[Player], str]:
 @pytest.mark.parametrize("game", GAMES)
 def test_a_raced_action_is_applied_once(game: str, http: httpx.Client, live: LiveServer) -> None:
     players, tid = _table(http, game)
-    mover, s = racing.mover(players, tid)
+    mover, s = acting(players, tid)
     start = s["version"]
     ids: list[str | None] = [f"{game}-distinct-{i}" for i in range(8)]
     answers = racing.race(live, mover, tid, s["version"], s["legal_actions"][0], ids)
     assert len([a for a in answers if "ok" in a]) == 1, answers
     assert [a["error"]["code"] for a in answers if "error" in a] == ["stale_version"] * 7
 
-    mover, s = racing.mover(players, tid)
+    mover, s = acting(players, tid)
     answers = racing.race(
         live, mover, tid, s["version"], s["legal_actions"][0], [f"{game}-same"] * 6
     )
@@ -71,7 +71,7 @@ def test_a_dropped_seat_gets_exactly_its_missed_events(
     sock.conn.close_socket()  # a forced drop: no closing handshake
     rng = random.Random(game)
     for _ in range(8):
-        mover, s = racing.mover(players, tid)
+        mover, s = acting(players, tid)
         if s["status"] != "playing":
             break
         assert mover.act(tid, s["version"], rng.choice(s["legal_actions"])).status_code == 200
@@ -99,7 +99,7 @@ def test_broken_action_frames_are_answered_and_refused_ones_change_nothing(
 ) -> None:
     """Each legal action of the game with one field replaced, dropped or added."""
     players, tid = _table(http, game)
-    mover, s = racing.mover(players, tid)
+    mover, s = acting(players, tid)
     other = next(p for p in players if p is not mover)
     fuzzer = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={mover.token}")
     bystander = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={other.token}")

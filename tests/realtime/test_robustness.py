@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support import racing
-from tests.support.client import Player, make_table, new_player
+from tests.support.client import Player, acting, make_table, new_player
 from tests.support.live import LiveServer, temporary_server
 from tests.support.wsclient import Socket
 
@@ -30,7 +30,7 @@ def test_racing_clients_with_distinct_ids_exactly_one_wins(
     http: httpx.Client, live: LiveServer
 ) -> None:
     players, tid = _table(http)
-    mover, s = racing.mover(players, tid)
+    mover, s = acting(players, tid)
     answers = racing.race(
         live, mover, tid, s["version"], _TAKE, [f"distinct-{i}" for i in range(12)]
     )
@@ -46,7 +46,7 @@ def test_racing_clients_with_one_id_get_the_idempotent_answer(
     http: httpx.Client, live: LiveServer
 ) -> None:
     players, tid = _table(http)
-    mover, s = racing.mover(players, tid)
+    mover, s = acting(players, tid)
     answers = racing.race(live, mover, tid, s["version"], _TAKE, ["same-key"] * 10)
     assert all("ok" in a for a in answers), answers
     assert {a["ok"]["version"] for a in answers} == {s["version"] + 1}
@@ -56,7 +56,7 @@ def test_racing_clients_with_one_id_get_the_idempotent_answer(
 def test_log_versions_are_contiguous_after_many_races(http: httpx.Client, live: LiveServer) -> None:
     players, tid = _table(http, pile=40)
     for round_no in range(5):
-        mover, s = racing.mover(players, tid)
+        mover, s = acting(players, tid)
         racing.race(
             live, mover, tid, s["version"], _TAKE, [None, f"r{round_no}-a", None, f"r{round_no}-b"]
         )
@@ -74,7 +74,7 @@ def test_reconnect_after_a_drop_receives_missed_events_in_order(
     last = sock.until(lambda f: f["type"] == "state")["version"]
     sock.conn.close_socket()  # a forced drop: no closing handshake
     for _ in range(6):
-        mover, s = racing.mover(players, tid)
+        mover, s = acting(players, tid)
         mover.act(tid, s["version"], {"type": "take", "count": 1})
     again = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={players[0].token}&since={last}")
     state = again.until(lambda f: f["type"] == "state")
@@ -92,7 +92,7 @@ def test_far_behind_client_gets_a_snapshot_instead_of_events(tmp_path: Path) -> 
     ):
         players, tid = _table(http)
         for _ in range(5):
-            mover, s = racing.mover(players, tid)
+            mover, s = acting(players, tid)
             mover.act(tid, s["version"], {"type": "take", "count": 1})
         sock = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={players[0].token}&since=1")
         state = sock.until(lambda f: f["type"] == "state")

@@ -51,3 +51,12 @@ def make_table(
     r = owner.post("/api/v1/tables", {"game": game, "seats": seats, "options": options or {}})
     assert r.status_code == 201, r.text
     return r.json()  # type: ignore[no-any-return]
+
+
+def acting(players: list[Player], tid: str) -> tuple[Player, dict[str, Any]]:
+    """The first player with a legal action, and the state they see."""
+    for p in players:
+        s = p.state(tid)
+        if s["legal_actions"]:
+            return p, s
+    raise AssertionError("nobody to act")

@@ -1,4 +1,4 @@
-"""Helpers for race tests: who acts now, and one action sent by many clients at once."""
+"""Race tests: one action sent by many clients at once."""
 
 from __future__ import annotations
 
@@ -10,15 +10,6 @@ import httpx
 from tests.support.client import Player
 from tests.support.live import LiveServer
 from tests.support.wsclient import Socket
-
-
-def mover(players: list[Player], tid: str) -> tuple[Player, dict[str, Any]]:
-    """The first player with a legal action, and the state they see."""
-    for p in players:
-        s = p.state(tid)
-        if s["legal_actions"]:
-            return p, s
-    raise AssertionError("nobody to act")
 
 
 def race(

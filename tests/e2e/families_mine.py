@@ -15,7 +15,6 @@ _EVENTS = (
 
 FAMILIES: dict[str, tuple[str, ...]] = {
     "mine.colour.{}": _COLOURS,
-    "mine.town.{}": _COLOURS,
     "mine.kind.{}": _KINDS + _EVENTS,
     "mine.effect.{}": _EVENTS,
     "mine.effect_short.{}": _EVENTS,
@@ -28,5 +27,15 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "mine.raid.{}": ("succeeded", "failed", "cancelled"),
     "mine.log.passed_{}": ("chose", "empty_hand", "dummy_plan_done"),
     "mine.step.{}": ("card", "location"),
-    "mine.help.{}": ("title", "goal", "place", "raid", "order", "sell", "mine", "recruit", "towns"),
+    "mine.help.{}": (
+        "title",
+        "goal",
+        "place",
+        "raid",
+        "order",
+        "sell",
+        "mine",
+        "recruit",
+        "colours",
+    ),
 }

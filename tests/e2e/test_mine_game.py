@@ -80,8 +80,8 @@ def test_a_person_plays_a_two_seat_game_with_the_dummy_against_a_bot(mine_contex
     page.wait_for_selector(TURN_OR_END)
     expect(page.locator(".mine-director")).to_have_count(3)  # two seats and the dummy
     expect(page.locator(".mine-director.dummy .dir-name")).to_contain_text("Dummy director")
-    for town in ("Blanzy", "Decazeville", "Cransac-les-Thermes"):
-        expect(page.locator(".mine-director .dir-town", has_text=town)).to_have_count(1)
+    for colour in ("Red", "Blue", "Green"):
+        expect(page.locator(".mine-director .dir-colour", has_text=colour)).to_have_count(1)
     expect(page.locator(".mine-gear .pawn")).to_have_count(3)
     expect(page.locator(".mine-hand button.mcard.legal")).to_have_count(8)
     shot(page, "mine-start.png", full_page=True)

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.games.base import (
+    Event,
     Figure,
     GameInfo,
     IllegalAction,
@@ -21,10 +22,10 @@ from app.games.base import (
     random_bot,
 )
 from app.games.mine import rules
-from app.games.mine.actions import Action, DiscardCard, PassTurn, PlaceCard
+from app.games.mine.actions import Action, PlaceCard
 from app.games.mine.bot import choose
 from app.games.mine.describe import describe as _describe
-from app.games.mine.events import EventUnion
+from app.games.mine.events import CardPlaced, EventUnion
 from app.games.mine.figures import FIGURES
 from app.games.mine.rules import MineOptions, MineState
 from app.games.mine.view import MineView
@@ -48,7 +49,12 @@ class MineEngine:
         rules.validate_options(_options(options), n_players)
 
     def setup(self, n_players: int, seed: int, options: BaseModel) -> MineState:
-        return rules.setup(n_players, seed, _options(options))
+        state: MineState = self.start(n_players, seed, options).state
+        return state
+
+    def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
+        """The initial state and round 1's start events (the same as every later round's)."""
+        return rules.start(n_players, seed, _options(options))
 
     def to_act(self, state: BaseModel) -> frozenset[Seat]:
         return rules.to_act(_state(state))
@@ -82,29 +88,41 @@ class MineEngine:
         return _describe(item, locale)
 
     def undoable(self, state: BaseModel, seat: Seat, action: Any) -> bool:
-        """Whether ``seat`` may take ``action`` back right after taking it (see per type)."""
+        """Whether ``seat`` may take ``action`` back right after taking it in ``state``.
+
+        Undo never follows a revelation (base.Engine.undoable), so per action type:
+
+        - ``discard``: never. The card goes face up onto the discard pile (§5.9.4), and the
+          last discard also runs clean-up and the next round's start (the dummy's R4, R5).
+        - ``pass``: never. A pass is final for the round (§5.2 Decision); taking it back would
+          let a director wait, see what the others place, and come back into the round.
+        - ``place``: only while it reveals nothing. The phase must stay placement (the card
+          that closes it starts the resolution: every card shown, draws, reshuffles), no
+          chance may be drawn, and every event must be the seat's own placement echo. Any
+          event by or about another director means somebody moved after it or something was
+          shown: above all the dummy, whose placements (and raid victims, drawn secretly at
+          the round's start, R5) follow at once; taking the card back after seeing them
+          would let a seat replay its turn knowing the dummy's answer. An empty-handed
+          director's automatic pass is another director moving too.
+        """
+        if not isinstance(action, PlaceCard):
+            return False
         s = _state(state)
-        if isinstance(action, DiscardCard):
-            # The card goes face up onto the discard pile (§5.9.4): everybody has seen it.
-            # The last discard also runs clean-up and the next round's dummy draw (R4, R5).
-            return False
-        if not isinstance(action, PlaceCard | PassTurn):
-            return False
-        # A placement is face down and a pass shows nothing (§5.2, §8): both are undoable
-        # while the placement phase goes on. The placement or pass that ends the phase starts
-        # the resolution, which reveals every card, draws cards and may reshuffle (§5.3-5.9),
-        # so it is not. The dummy's placements and auto-passes that follow in the same apply
-        # are public and were planned at the start of the round (no chance drawn now).
         try:
             after, events = rules.apply(s, seat, action)
         except RulesError:
             return False
         return (
-            after.rng.draws == s.rng.draws
-            and after.phase == "placement"
+            after.phase == "placement"
             and after.round == s.round
-            and all(e.visible_to is None for e in events)
+            and after.rng.draws == s.rng.draws
+            and all(_is_own_placement_echo(e, seat) for e in events)
         )
+
+
+def _is_own_placement_echo(event: Event, seat: Seat) -> bool:
+    """A public ``card_placed`` of ``seat`` itself: the one event a reversible placement makes."""
+    return isinstance(event, CardPlaced) and event.director == seat and event.visible_to is None
 
 
 def _options(options: BaseModel) -> MineOptions:

@@ -11,12 +11,16 @@ the supply) and its own hidden cards, what the round will bring:
   they stand can be looted, §5.5);
 - this round's sale: min(stock after raids, sale limit (+2 with Big Order));
 - next round's stock and sale: carried coal plus the expected extraction (pit builders against
-  the risk of firedamp, counted from the event cards on the table; Safety Lamp; Rich Seam; the
-  variant's mine maximum; what the supply can give);
-- the value of its hand for the rounds to come (recruitment refills it), and a little for
-  hurting the others (Strike, Cage Breakdown, Firedamp, raids).
+  the risk of firedamp, counted from the event cards on the table; each pit builder protects
+  against one firedamp card, two with Safety Lamp; Rich Seam; the variant's mine maximum; what
+  the supply can give);
+- the value of its hand for the rounds to come: every director draws 2 at step 6 (§5.9), and
+  each card at Recruitment adds its REC (a drawn card is worth a little more than the card it
+  replaces: the draw pile holds the events and specialists); plus a little for hurting the
+  others (Strike, Cage Breakdown, Firedamp, raids).
 
-It picks the placement with the best gain, and passes when nothing improves its outlook.
+It picks the placement with the best gain, and passes when nothing improves its outlook;
+while opponents still place, staying in the round (to answer a raid later) counts too.
 """
 
 from __future__ import annotations
@@ -26,7 +30,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.games.mine.actions import DiscardCard, PassTurn, PlaceCard
-from app.games.mine.data import ATK, DEF, DIE_CARDS, EXT, IS_EVENT, KIND, REC
+from app.games.mine.data import (
+    ATK,
+    BASE_DRAW,
+    DEF,
+    DIE_CARDS,
+    EXT,
+    HIRING_DAY_DRAW,
+    IS_EVENT,
+    KIND,
+    REC,
+)
 from app.games.mine.view import MineView
 
 ATK_PER_HIDDEN_CARD = 1.6
@@ -34,6 +48,16 @@ DEF_PER_HIDDEN_CARD = 1.7
 RAID_THREAT = 0.12  # chance that one card still to be placed by an opponent raids us
 FIREDAMP_SHARE = 0.3  # 3 of the 10 event cards are firedamp
 HARM = 0.25  # value of one point taken from an opponent
+PASS_MARGIN = 0.05  # a placement must gain more than this over passing
+# Under the revised §5.9 a REC-1 card at Recruitment is card-neutral (one card out, one in),
+# so the hand count alone makes it worthless and the bot passed early. Two things it was
+# missing, measured head to head against the bot that still assumed the old draw (a base 2
+# only with a Recruitment card): 2 seats 106-94 wins, 4 seats 84-66 (bots vs bots, seeds
+# 9000+): the option of answering a raid later (a pass is final) and the draw pile's quality
+# (it holds the events and specialists, the starting hands only miners and pit builders).
+STAY_IN = 0.2  # value of staying in the round to react later (see _can_still_react)
+STAY_IN_MIN_STOCK = 1  # ... but only with coal that a later raid could take
+DRAW_QUALITY = 0.3  # per card drawn through REC: a drawn card beats the one it replaces
 RIVAL_BONUS = 0.0  # extra weight of the harm done to an opponent level with us or ahead
 
 EVENT_KEEP = {
@@ -204,15 +228,15 @@ class _Evaluator:
                 ext = min(ext, cap)
             avail = max(0.0, self.supply_at_mine - self.taken_before)
             ext = min(ext, avail)
-            if "safety_lamp" in kinds:
-                blast = 0.0
-            else:
-                k = self.other_events
-                blast = _binom_tail(k, FIREDAMP_SHARE, pit - own_firedamp)
-                if pit <= own_firedamp + k:
-                    blast = max(blast, min(1.0, blast + self.future_events))
-                if own_firedamp > pit:
-                    blast = 1.0
+            # §5.8 step 2: blasted when the pit builders protect against fewer firedamp cards
+            # than are revealed; with Safety Lamp each protects against two (§2.6).
+            protected = pit * (2 if "safety_lamp" in kinds else 1)
+            k = self.other_events
+            blast = _binom_tail(k, FIREDAMP_SHARE, protected - own_firedamp)
+            if protected <= own_firedamp + k:
+                blast = max(blast, min(1.0, blast + self.future_events))
+            if own_firedamp > protected:
+                blast = 1.0
             ext *= 1.0 - blast
             nxt = carry + ext
             next_sale = min(nxt, self.next_limit)
@@ -228,13 +252,13 @@ class _Evaluator:
             harm += 0.9 * sum(
                 self.rival[d.director] for d in self.others if d.stock >= self.limit_all
             )
-        # Hand for the rounds to come.
-        draws = 0
-        if p.rec:
-            draws += 2 + sum(REC[c] for c in p.rec)
+        # Hand for the rounds to come: the base draw comes with or without Recruitment cards.
+        draws = BASE_DRAW + sum(REC[c] for c in p.rec)
         if "hiring_day" in kinds:
-            draws += 2
+            draws += HIRING_DAY_DRAW
         total += self._hand_value(hand_after + draws)
+        if self.round < 6:
+            total += DRAW_QUALITY * sum(REC[c] for c in p.rec)
         return total + HARM * harm
 
     def _hand_value(self, size: int) -> float:
@@ -259,6 +283,21 @@ def _choose_discard(view: MineView, legal: list[Any]) -> Any:
     )
 
 
+def _can_still_react(view: MineView) -> bool:
+    """Whether placing now (rather than passing) keeps a later placement to answer with.
+
+    A pass is final (§5.2): a director still in the round can guard against a raid shown
+    after its turn, a passed one cannot. That option is worth something while it has coal to
+    guard, an opponent is still placing and this placement is not its last of the round.
+    """
+    assert view.you is not None
+    me = view.directors[view.you]
+    others_placing = any(not d.done for d in view.directors if d.director != view.you)
+    return (
+        me.stock >= STAY_IN_MIN_STOCK and others_placing and me.placed_count + 1 < view.max_placed
+    )
+
+
 def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
     """Return the bot's action: always an element of ``legal``, decided from ``view`` only."""
     if not legal:
@@ -272,7 +311,7 @@ def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
     hand_size = len(view.hand)
     base = ev.value(base_plan, hand_size)
     best: Any = None
-    best_gain = 0.05
+    best_gain = PASS_MARGIN - (STAY_IN if _can_still_react(view) else 0.0)
     for action in legal:
         if not isinstance(action, PlaceCard):
             continue

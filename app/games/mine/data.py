@@ -200,22 +200,12 @@ def card_name(card: CardId, locale: str = "en") -> str:
 
 N_COLOURS: Final[int] = 6
 COLOUR_IDS: Final[tuple[str, ...]] = tuple(f"c{k}" for k in range(N_COLOURS))
-#: Reconstructed cosmetic display names (§2.4).
+#: Reconstructed cosmetic display names (§2.4). The towns of the seed (Blanzy, Decazeville…)
+#: are the game's partner towns, not the colours' names: no colour is named after a town.
 COLOUR_NAMES: Final[dict[str, tuple[str, ...]]] = {
     "en": ("red", "blue", "green", "yellow", "purple", "orange"),
     "es": ("rojo", "azul", "verde", "amarillo", "morado", "naranja"),
 }
-#: The mining town each colour stands for (cosmetic, §0 and §12): the six towns associated
-#: with the game in the seed, in its order, colour c0 to c5. Blanzy lies in Saône-et-Loire;
-#: the other five in the Aveyron coalfield around Decazeville.
-COLOUR_TOWNS: Final[tuple[str, ...]] = (
-    "Blanzy",
-    "Decazeville",
-    "Cransac-les-Thermes",
-    "Aubin",
-    "Firmi",
-    "Cagnac-les-Mines",
-)
 COPIES_PER_COLOUR: Final[int] = 5
 #: The 30 colour cards as (colour id, copy number).
 COLOUR_CARDS: Final[tuple[tuple[str, int], ...]] = tuple(
@@ -248,6 +238,11 @@ END_SCORE: Final[int] = 21
 ROUNDS: Final[int] = 6
 MAX_PLACED: Final[int] = 4
 HAND_LIMIT: Final[int] = 8
+#: Cards every director draws at step 6, with or without a card at Recruitment (§5.9.1,
+#: revised Decision); the cards placed there add their REC.
+BASE_DRAW: Final[int] = 2
+#: Extra cards the owner of Hiring Day draws at step 6 (§2.6).
+HIRING_DAY_DRAW: Final[int] = 2
 MIN_SEATS: Final[int] = 2
 MAX_SEATS: Final[int] = 6
 

@@ -1,8 +1,9 @@
 """Readable Spanish and English log lines for every MINE! action and event.
 
 A line never says more than the item carries: a public ``card_placed`` names no card.
-Directors are named by their colour and its mining town (director k plays colour ck,
-§2.4; towns in data.COLOUR_TOWNS). Scoring events (raids, sales, extraction, the end)
+Directors are named by their colour's neutral name (director k plays colour ck, §2.4:
+red, blue, green, yellow, purple, orange). The seed's towns are the game's partner towns,
+not colour names, so no line names a town. Scoring events (raids, sales, extraction, the end)
 answer several lines joined by "\\n", one per step, so a player can follow the numbers.
 """
 
@@ -19,7 +20,6 @@ from app.games.mine.actions import DiscardCard, PassTurn, PlaceCard
 from app.games.mine.data import (
     ATK,
     COLOUR_NAMES,
-    COLOUR_TOWNS,
     DEF,
     LOCATION_NAMES,
     card_name,
@@ -27,11 +27,11 @@ from app.games.mine.data import (
 
 
 def _who(d: int, locale: Locale) -> str:
-    """ "Rojo (Blanzy)": the colour, then its mining town."""
+    """ "Rojo": director d by the name of its colour (§2.4)."""
     names = COLOUR_NAMES[locale]
     if not 0 <= d < len(names):
         return str(d)
-    return f"{names[d].capitalize()} ({COLOUR_TOWNS[d]})"
+    return names[d].capitalize()
 
 
 def _loc(location: str, locale: Locale) -> str:
@@ -238,26 +238,17 @@ def _extraction(item: ev.CoalExtracted, es: bool, locale: Locale) -> str:
     if item.base == 0 and not item.blasted and item.taken == 0:
         return f"{who} no extrae nada en la Mina (EXT 0)" if es else f"{who} mines nothing (EXT 0)"
     lines = [f"{who} extrae en la Mina: EXT {item.base}" if es else f"{who} mines: EXT {item.base}"]
+    shoring = _shoring(item, es)
     if item.blasted:
-        if item.pit_builders is not None:
-            lines.append(
-                f"Grisú ×{item.firedamp}: {item.pit_builders} entibador(es) en la Mina < "
-                f"{item.firedamp}, sin Lámpara de seguridad: extracción 0"
-                if es
-                else f"Firedamp ×{item.firedamp}: {item.pit_builders} pit builder(s) at the Mine "
-                f"< {item.firedamp}, no Safety Lamp: extraction 0"
-            )
+        zero = "extracción 0" if es else "extraction 0"
+        if shoring:
+            lines.append(f"{shoring} < {item.firedamp}: {zero}")
         else:
-            lines.append(
-                "Sufre el grisú: extracción 0" if es else "Blasted by firedamp: extraction 0"
-            )
+            lines.append(f"Sufre el grisú: {zero}" if es else f"Blasted by firedamp: {zero}")
         return _join(lines)
-    if item.firedamp and item.safety_lamp:
-        lines.append(
-            "La Lámpara de seguridad lo protege del grisú"
-            if es
-            else "The Safety Lamp protects it from the firedamp"
-        )
+    if item.firedamp and shoring:
+        safe = "a salvo del grisú" if es else "safe from the firedamp"
+        lines.append(f"{shoring} ≥ {item.firedamp}: {safe}")
     value = item.base
     if item.rich_seam:
         lines.append(
@@ -308,8 +299,30 @@ def _extraction(item: ev.CoalExtracted, es: bool, locale: Locale) -> str:
     return _join(lines)
 
 
+def _shoring(item: ev.CoalExtracted, es: bool) -> str:
+    """ "Firedamp ×2: 1 pit builder at the Mine, ×2 with Safety Lamp, protects against 2":
+    the sum of §5.8 step 2 ("" for an event stored without the pit builders)."""
+    if item.pit_builders is None or not item.firedamp:
+        return ""
+    pb = item.pit_builders
+    protected = item.protected
+    if protected is None:  # stored before the field: the lamp then meant "never blasted"
+        protected = pb * (2 if item.safety_lamp else 1)
+    if es:
+        lamp = ", ×2 con la Lámpara de seguridad," if item.safety_lamp else ""
+        return (
+            f"Grisú ×{item.firedamp}: {pb} entibador(es) en la Mina{lamp} protegen de "
+            f"{protected} carta(s) de grisú"
+        )
+    lamp = ", ×2 with Safety Lamp," if item.safety_lamp else ""
+    return (
+        f"Firedamp ×{item.firedamp}: {pb} pit builder(s) at the Mine{lamp} protect against "
+        f"{protected} firedamp card(s)"
+    )
+
+
 def _namer(item: ev.GameEnded, es: bool, locale: Locale) -> Callable[[int], str]:
-    """How the end names a director: colour and town, and whether it is the dummy."""
+    """How the end names a director: its colour, and whether it is the dummy."""
 
     def name(d: int) -> str:
         base = _who(d, locale)
@@ -502,14 +515,16 @@ def _event(item: BaseModel, es: bool, locale: Locale) -> str:
     if isinstance(item, ev.FiredampCounted):
         if es:
             return (
-                f"Cartas de grisú reveladas: {item.firedamp} (cada Mina necesita "
-                f"{item.firedamp} entibador(es))"
+                f"Cartas de grisú reveladas: {item.firedamp} (cada entibador en la Mina protege "
+                f"de una, de dos con la Lámpara de seguridad; una Mina protegida de menos de "
+                f"{item.firedamp} no extrae nada)"
                 if item.firedamp
                 else "Sin grisú esta ronda"
             )
         return (
-            f"Firedamp cards revealed: {item.firedamp} (every Mine needs {item.firedamp} "
-            "pit builder(s))"
+            f"Firedamp cards revealed: {item.firedamp} (each pit builder at the Mine protects "
+            f"against one, two with Safety Lamp; a Mine protected against fewer than "
+            f"{item.firedamp} extracts nothing)"
             if item.firedamp
             else "No firedamp this round"
         )

@@ -144,7 +144,12 @@ class CoalExtracted(Event):
     #: How the extraction came about (§5.8 steps 2-5); defaults for events stored earlier.
     pit_builders: int | None = None
     firedamp: int = 0
+    #: The director owns Safety Lamp: each of its pit builders at the Mine protects against
+    #: two firedamp cards this round (§2.6, revised).
     safety_lamp: bool = False
+    #: Firedamp cards its pit builders protect against (one each, two each with Safety Lamp);
+    #: blasted when ``firedamp`` ≥ 1 and this is smaller (§5.8 step 2). None in older events.
+    protected: int | None = None
     rich_seam: bool = False
     strike: bool = False
     mine_max: int | None = None

@@ -3,9 +3,9 @@
 Every figure is a real game: ``setup`` from a fixed seed, then legal actions chosen here
 (each checked against ``legal_actions``, so a rules change that makes one illegal fails
 loudly instead of drawing a position the rules could not reach). The server shows only
-``view(state, seat)`` of it. Directors 0, 1, 2… play colours c0, c1, c2… (towns Blanzy,
-Decazeville, Cransac-les-Thermes…); their starting hands are fixed (§4.5): director k holds
-Miners 4k+1…4k+4 and Pit builders 25+4k…28+4k.
+``view(state, seat)`` of it. Directors 0, 1, 2… play colours c0, c1, c2… (red, blue,
+green…, §2.4); their starting hands are fixed (§4.5): director k holds Miners 4k+1…4k+4 and
+Pit builders 25+4k…28+4k.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ from app.games.mine.rules import MineOptions, MineState, apply, legal_actions, s
 from app.games.mine.view import view
 
 SEED = 2026
+#: The bot game of the "final" figure: a seed whose end shows a tie broken by the stock (§6),
+#: which is what the rules page's caption describes.
+FINAL_SEED = 2033
 
 
 def _place(card: int, location: Location, victim: int | None = None) -> PlaceCard:
@@ -36,25 +39,25 @@ def _play(state: MineState, moves: list[tuple[Seat, MineAction]]) -> MineState:
     return state
 
 
-def _three(**options: object) -> MineState:
-    """Three seats (no dummy), Blanzy (seat 0) holds the die in round 1."""
-    return setup(3, SEED, MineOptions(first_player=0, **options))
+def _three(seed: int = SEED, **options: object) -> MineState:
+    """Three seats (no dummy), Red (seat 0) holds the die in round 1."""
+    return setup(3, seed, MineOptions(first_player=0, **options))
 
 
-# Round 1 of the three-seat game, up to Blanzy's third turn: raid stacks and guards are out.
+# Round 1 of the three-seat game, up to Red's third turn: raid stacks and guards are out.
 _OPENING_MOVES: list[tuple[Seat, MineAction]] = [
-    (0, _place(1, "shelter", 1)),  # Blanzy opens a raid on Decazeville (colour card c1)
-    (1, _place(29, "watchtower")),  # Decazeville guards with a Pit builder (DEF 2)
+    (0, _place(1, "shelter", 1)),  # Red opens a raid on Blue (colour card c1)
+    (1, _place(29, "watchtower")),  # Blue guards with a Pit builder (DEF 2)
     (2, _place(9, "mine")),
     (0, _place(25, "watchtower")),
-    (1, _place(5, "shelter", 0)),  # Decazeville raids Blanzy back
+    (1, _place(5, "shelter", 0)),  # Blue raids Red back
     (2, _place(33, "mine")),  # a Pit builder at the Mine shores it against firedamp
 ]
-# The rest of round 1: Blanzy strengthens its raid, then everybody recruits.
+# The rest of round 1: Red strengthens its raid, then everybody recruits.
 _ROUND_ONE_REST: list[tuple[Seat, MineAction]] = [
     (0, _place(2, "shelter", 1)),  # joins the stack: ATK 2 + 2 = 4 against DEF 2
     (1, _place(6, "mine")),
-    (2, _place(10, "shelter", 1)),  # Cransac raids Decazeville too: ATK 2 against DEF 2
+    (2, _place(10, "shelter", 1)),  # Green raids Blue too: ATK 2 against DEF 2
     (0, _place(26, "recruitment")),
     (1, _place(30, "recruitment")),
     (2, _place(34, "recruitment")),  # the twelfth card: the round resolves
@@ -65,7 +68,7 @@ def opening() -> Figure:
     return Figure(
         _three(),
         0,
-        "Round 1 of a three-player game: Blanzy holds the die and places first",
+        "Round 1 of a three-player game: Red holds the die and places first",
     )
 
 
@@ -81,7 +84,7 @@ def resolution() -> Figure:
     return Figure(
         _play(_three(), _OPENING_MOVES + _ROUND_ONE_REST),
         None,
-        "Round 1 resolved: Blanzy's raid on Decazeville took 2 coal, then the sales scored",
+        "Round 1 resolved: Red's raid on Blue took 2 coal, then the sales scored",
     )
 
 
@@ -97,7 +100,8 @@ def hand_limit() -> Figure:
             (0, _place(4, "mine")),
         ],
     )
-    return Figure(state, 0, "After recruiting 5 cards Blanzy holds 9 and must discard one")
+    # The others passed with 8 cards and draw the base 2 (§5.9.1): they discard after Red.
+    return Figure(state, 0, "After recruiting 5 cards Red holds 9 and must discard one")
 
 
 def dummy() -> Figure:
@@ -123,8 +127,8 @@ def variant() -> Figure:
 
 def final() -> Figure:
     """A whole three-player game played by the table bot from a fixed random source."""
-    state = _three()
-    rng = random.Random(SEED)
+    state = _three(FINAL_SEED)
+    rng = random.Random(FINAL_SEED)
     while to_act(state):
         (seat,) = to_act(state)
         legal = legal_actions(state, seat)

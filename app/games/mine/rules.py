@@ -29,6 +29,7 @@ from app.games.mine import events as ev
 from app.games.mine.actions import DiscardCard, MineAction, PassTurn, PlaceCard
 from app.games.mine.data import (
     ATK,
+    BASE_DRAW,
     DEF,
     DIE_CARD_IDS,
     DIE_CARDS,
@@ -36,6 +37,7 @@ from app.games.mine.data import (
     EVENT_IDS,
     EXT,
     HAND_LIMIT,
+    HIRING_DAY_DRAW,
     IS_EVENT,
     KIND,
     MAX_PLACED,
@@ -269,7 +271,20 @@ def validate_options(options: MineOptions, n_players: int) -> None:
 
 
 def setup(n_players: int, seed: int, options: MineOptions) -> MineState:
-    """Return the initial state (§4), chance drawn in the order R1, R2, R3 (§9), then round 1."""
+    """Return the initial state (§4): always ``start(...).state``."""
+    state: MineState = start(n_players, seed, options).state
+    return state
+
+
+def start(n_players: int, seed: int, options: MineOptions) -> Transition:
+    """Set the game up (§4), chance drawn in the order R1, R2, R3 (§9), and begin round 1.
+
+    Round 1 begins through :func:`_start_round` and :func:`_advance`, the very code that begins
+    every later round after clean-up, so its events (the round, its die holder, the variant's
+    die card) are the same types with the same visibility: a log that follows the events names
+    the first die holder and the round-1 die card like any other. The dummy's cards and plan
+    are drawn there too, in secret (§7.2, §8): no event shows them, in any round.
+    """
     validate_options(options, n_players)
     dummy = options_resolved(options, n_players)
     n_dir = n_players + (1 if dummy else 0)
@@ -307,7 +322,7 @@ def setup(n_players: int, seed: int, options: MineOptions) -> MineState:
     events: list[Event] = []
     _start_round(state, events)
     _advance(state, events)
-    return state
+    return Transition(state, events)
 
 
 # --------------------------------------------------------------------------- turn structure
@@ -473,7 +488,7 @@ def _place(state: MineState, d: int, p: Placement, events: list[Event]) -> None:
         )
     )
     # No private echo (OwnCardPlaced) of the card: the seat's own view already shows it face
-    # up, and an action whose events are all public can be taken back (undoable, §5.2).
+    # up, and a placement whose only event is this public one can be taken back (undoable).
     state.turn = (d + 1) % state.n_directors
 
 
@@ -706,7 +721,12 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         mine = director.at("mine")
         base = sum(EXT[c] for c in mine)
         pit_builders = sum(1 for c in mine if KIND[c] == "pit_builder")
-        blasted = firedamp >= 1 and pit_builders < firedamp and owners.get("safety_lamp") != d
+        # §5.8 step 2 (revised Safety Lamp, §2.6): each pit builder at the Mine protects
+        # against one firedamp card, two with the owner's Safety Lamp; blasted when F ≥ 1 and
+        # they protect against fewer than F.
+        lamp = owners.get("safety_lamp") == d
+        protected = pit_builders * (2 if lamp else 1)
+        blasted = firedamp >= 1 and protected < firedamp
         extraction = 0
         if not blasted:
             extraction = base
@@ -743,7 +763,8 @@ def _resolve(state: MineState, events: list[Event]) -> None:
                 supply=state.supply,
                 pit_builders=pit_builders,
                 firedamp=firedamp,
-                safety_lamp=owners.get("safety_lamp") == d,
+                safety_lamp=lamp,
+                protected=protected,
                 rich_seam=owners.get("rich_seam") == d and bool(mine) and not blasted,
                 strike=owners.get("strike") not in (None, d) and not blasted,
                 mine_max=cap if not blasted else None,
@@ -754,20 +775,20 @@ def _resolve(state: MineState, events: list[Event]) -> None:
     _reveal(state, "recruitment", events)
     for d in order:
         director = state.directors[d]
-        rec = director.at("recruitment")
-        wanted = (2 + sum(REC[c] for c in rec)) if rec else 0
+        # §5.9.1 (revised Decision): the base 2 is for every director, with or without a
+        # card at Recruitment; the cards there add their REC, Hiring Day 2 more.
+        wanted = BASE_DRAW + sum(REC[c] for c in director.at("recruitment"))
         if owners.get("hiring_day") == d:
-            wanted += 2
-        if wanted:
-            got = _draw(state, d, wanted, events)
-            report.drawn[d] = len(got)
-            events.append(ev.CardsDrawn(director=d, wanted=wanted, count=len(got)))
-            if director.seat is not None and got:
-                events.append(
-                    ev.CardsReceived(
-                        director=d, cards=tuple(got), visible_to=frozenset({director.seat})
-                    )
+            wanted += HIRING_DAY_DRAW
+        got = _draw(state, d, wanted, events)
+        report.drawn[d] = len(got)
+        events.append(ev.CardsDrawn(director=d, wanted=wanted, count=len(got)))
+        if director.seat is not None and got:
+            events.append(
+                ev.CardsReceived(
+                    director=d, cards=tuple(got), visible_to=frozenset({director.seat})
                 )
+            )
     state.phase = "discard"
 
 

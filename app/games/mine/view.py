@@ -17,7 +17,6 @@ from app.games.base import Seat
 from app.games.mine.data import (
     COLOUR_IDS,
     COLOUR_NAMES,
-    COLOUR_TOWNS,
     END_SCORE,
     HAND_LIMIT,
     LOCATION_STEP,
@@ -60,9 +59,8 @@ class DirectorView(BaseModel):
     seat: int | None
     is_dummy: bool
     colour: str
+    #: The colour's neutral display name (§2.4), in English; clients translate ``colour``.
     colour_name: str
-    #: The mining town of the colour (cosmetic, data.COLOUR_TOWNS).
-    town: str = ""
     score: int
     stock: int
     hand_size: int
@@ -146,7 +144,6 @@ def view(state: MineState, seat: Seat | None) -> MineView:
                 is_dummy=d.is_dummy,
                 colour=COLOUR_IDS[i],
                 colour_name=COLOUR_NAMES["en"][i],
-                town=COLOUR_TOWNS[i],
                 score=d.score,
                 stock=d.stock,
                 hand_size=len(d.hand),

@@ -76,12 +76,14 @@ let rendering = null;
 
 // ------------------------------------------------------------------ names
 
-function townOf(ctx, colour) {
-  return ctx.t(`mine.town.${colour}`);
-}
-
+/** The colour's neutral name (rules §2.4: red, blue, green, yellow, purple, orange). */
 function colourOf(ctx, colour) {
   return ctx.t(`mine.colour.${colour}`);
+}
+
+/** "Red": the colour's name as a name of its own (a director nobody runs, a swatch). */
+function colourTitle(ctx, colour) {
+  return colourOf(ctx, colour).replace(/^./, (ch) => ch.toUpperCase());
 }
 
 function colourId(d) {
@@ -91,17 +93,20 @@ function colourId(d) {
 /** The person (or bot, or the dummy) who runs director d. */
 function directorName(ctx, d, nSeats) {
   if (d >= nSeats) return ctx.t("mine.dummy_name");
-  return typeof ctx.seatName === "function" ? ctx.seatName(d) : townOf(ctx, colourId(d));
+  return typeof ctx.seatName === "function" ? ctx.seatName(d) : colourTitle(ctx, colourId(d));
 }
 
-/** "Ana (Blanzy)": the name and the mining town of its colour (hints, buttons). */
-function namedTown(ctx, d, nSeats) {
-  return ctx.t("mine.name_town", { name: directorName(ctx, d, nSeats), town: townOf(ctx, colourId(d)) });
+/** "Ana (red)": the name and its colour (hints, buttons); just "Red" when the name is the colour. */
+function namedColour(ctx, d, nSeats) {
+  const name = directorName(ctx, d, nSeats);
+  const colour = colourOf(ctx, colourId(d));
+  if (name.toLowerCase() === colour.toLowerCase()) return name;
+  return ctx.t("mine.name_colour", { name, colour });
 }
 
-/** "▲ Ana (Blanzy)": the colour's shape, then the name and town (log lines, reports). */
+/** "▲ Ana (red)": the colour's shape, then the name and colour (log lines, reports). */
 function tagged(ctx, d, nSeats) {
-  return `${SYMBOL[colourId(d)] || ""} ${namedTown(ctx, d, nSeats)}`;
+  return `${SYMBOL[colourId(d)] || ""} ${namedColour(ctx, d, nSeats)}`;
 }
 
 function kindName(ctx, kind) {
@@ -133,8 +138,8 @@ function colourSwatch(ctx, colour, extra) {
     {
       class: ["swatch", `col-${colour}`, extra],
       role: "img",
-      "aria-label": `${townOf(ctx, colour)} (${colourOf(ctx, colour)})`,
-      title: `${townOf(ctx, colour)} (${colourOf(ctx, colour)})`,
+      "aria-label": colourTitle(ctx, colour),
+      title: colourTitle(ctx, colour),
     },
     SYMBOL[colour],
   );
@@ -414,7 +419,7 @@ function directorHead(ctx, view, d, { mine, toAct }) {
       h("span", { class: "dir-name" }, directorName(ctx, d.director, n),
         mine ? h("span", { class: "tag" }, ctx.t("seat.you")) : null,
         d.is_dummy ? h("span", { class: "tag tag-dummy", title: ctx.t("mine.dummy_help") }, ctx.t("mine.dummy_tag")) : null),
-      h("span", { class: "dir-town" }, townOf(ctx, d.colour)),
+      h("span", { class: "dir-colour" }, colourTitle(ctx, d.colour)),
     ),
     h(
       "div",
@@ -446,7 +451,7 @@ function colourCardsHeld(ctx, d) {
 function colourCard(ctx, colour, extra) {
   return h(
     "span",
-    { class: ["colour-card", `col-${colour}`, extra], role: "img", "aria-label": ctx.t("mine.colour_card", { town: townOf(ctx, colour) }), title: ctx.t("mine.colour_card", { town: townOf(ctx, colour) }) },
+    { class: ["colour-card", `col-${colour}`, extra], role: "img", "aria-label": ctx.t("mine.colour_card", { colour: colourOf(ctx, colour) }), title: ctx.t("mine.colour_card", { colour: colourOf(ctx, colour) }) },
     SYMBOL[colour],
   );
 }
@@ -519,7 +524,7 @@ function directorBoard(ctx, view, d, { mine, toAct, targetsByLoc }) {
       class: ["mine-director", `col-${d.colour}`, mine ? "is-me" : "", toAct ? "to-act" : "", d.is_dummy ? "dummy" : "", d.passed ? "passed" : ""],
       "data-director": d.director,
       "data-seat": d.seat ?? null,
-      "aria-label": `${directorName(ctx, d.director, view.n_seats)} — ${townOf(ctx, d.colour)}`,
+      "aria-label": namedColour(ctx, d.director, view.n_seats),
     },
     directorHead(ctx, view, d, { mine, toAct }),
     colourCardsHeld(ctx, d),
@@ -547,8 +552,8 @@ function placementCost(ctx, view, card, action) {
     const open = !(me && me.stacks.some((s) => s.victim === action.victim));
     parts.push(
       ctx.t(open ? "mine.cost.raid_open" : "mine.cost.raid_join", {
-        town: townOf(ctx, colourId(action.victim)),
-        name: namedTown(ctx, action.victim, view.n_seats),
+        colour: colourOf(ctx, colourId(action.victim)),
+        name: namedColour(ctx, action.victim, view.n_seats),
       }),
     );
   }
@@ -566,8 +571,8 @@ function placementTargets(ctx, view, card, places) {
     let text;
     let what;
     if (a.location === "shelter") {
-      text = [SYMBOL[colourId(a.victim)], " ", ctx.t("mine.raid_target", { name: namedTown(ctx, a.victim, n) }), valueText];
-      what = ctx.t("mine.hint.shelter", { name: namedTown(ctx, a.victim, n), value });
+      text = [SYMBOL[colourId(a.victim)], " ", ctx.t("mine.raid_target", { name: namedColour(ctx, a.victim, n) }), valueText];
+      what = ctx.t("mine.hint.shelter", { name: namedColour(ctx, a.victim, n), value });
     } else if (a.location === "events") {
       text = [ctx.t("mine.place_here")];
       what = `${ctx.t("mine.hint.events")} — ${kindName(ctx, info.kind)}: ${ctx.t(`mine.effect.${info.kind}`)}`;
@@ -867,7 +872,7 @@ function finalPanel(ctx, view, result) {
           colourSwatch(ctx, d.colour),
           h("span", { class: "final-name" }, directorName(ctx, id, n),
             d.is_dummy ? h("span", { class: "tag tag-dummy" }, ctx.t("mine.dummy_tag")) : null),
-          h("span", { class: "final-town small" }, townOf(ctx, d.colour)),
+          h("span", { class: "final-colour small" }, colourTitle(ctx, d.colour)),
           h("b", { class: "final-score" }, ctx.t("mine.points", { n: d.score })),
           h("span", { class: "final-stock small" }, ctx.t("mine.stock_n", { n: d.stock })),
         );
@@ -887,11 +892,11 @@ function helpBox(ctx, view) {
     "details",
     { class: "mine-help" },
     h("summary", null, ctx.t("mine.help.title")),
-    h("ul", null, ["goal", "place", "raid", "order", "sell", "mine", "recruit", "towns"].map((k) => h("li", null, ctx.t(`mine.help.${k}`)))),
+    h("ul", null, ["goal", "place", "raid", "order", "sell", "mine", "recruit", "colours"].map((k) => h("li", null, ctx.t(`mine.help.${k}`)))),
     h(
       "ul",
-      { class: "town-list" },
-      ["c0", "c1", "c2", "c3", "c4", "c5"].map((c) => h("li", null, colourSwatch(ctx, c), " ", townOf(ctx, c), " — ", colourOf(ctx, c))),
+      { class: "colour-list" },
+      ["c0", "c1", "c2", "c3", "c4", "c5"].map((c) => h("li", null, colourSwatch(ctx, c), " ", colourTitle(ctx, c))),
     ),
   );
 }
@@ -944,7 +949,7 @@ function draw(root, picture, baseCtx) {
   // A "How to play" figure (it has a name) names its seats by colour: they are nobody's.
   const figure = picture.name !== undefined && picture.name !== null;
   const ctx = figure
-    ? { ...baseCtx, seatName: (s) => colourOf(baseCtx, colourId(s)).replace(/^./, (ch) => ch.toUpperCase()) }
+    ? { ...baseCtx, seatName: (s) => colourTitle(baseCtx, colourId(s)) }
     : baseCtx;
   const view = picture.view;
   const legal = picture.legal_actions || [];
@@ -1059,7 +1064,18 @@ export function describeEvent(event, ctx) {
     case "coal_sold":
       return ctx.t("mine.log.sold", { name: who(event.director), sold: event.sold, limit: event.limit, score: event.score, stock: event.stock });
     case "coal_extracted":
-      if (event.blasted) return ctx.t("mine.log.blasted", { name: who(event.director), base: event.base });
+      if (event.blasted) {
+        // Events stored before `protected` existed say only that the mine was blasted.
+        return event.protected === null || event.protected === undefined
+          ? ctx.t("mine.log.blasted", { name: who(event.director), base: event.base })
+          : ctx.t(event.safety_lamp ? "mine.log.blasted_lamp" : "mine.log.blasted_shored", {
+              name: who(event.director),
+              base: event.base,
+              pit: event.pit_builders ?? 0,
+              protected: event.protected,
+              n: event.firedamp,
+            });
+      }
       return ctx.t(event.created || event.from_box ? "mine.log.extracted_dummy" : "mine.log.extracted", {
         name: who(event.director),
         base: event.base,

@@ -8,6 +8,7 @@ import pytest
 
 from app.games.base import (
     Engine,
+    Event,
     GameOver,
     IllegalAction,
     InvalidOptions,
@@ -194,3 +195,41 @@ def test_dummy_hand_always_professions() -> None:
     state = _play(2, 4, MineOptions())
     dummy = state.directors[2]
     assert all(c in PROFESSION_IDS for c in dummy.hand)
+
+
+def _round_two_start(state: MineState) -> list[Event]:
+    """Everybody passes (or discards) through round 1; the events after its clean-up."""
+    while state.round == 1:
+        (seat,) = ENGINE.to_act(state)
+        action = next(
+            (a for a in ENGINE.legal_actions(state, seat) if isinstance(a, PassTurn)),
+            ENGINE.legal_actions(state, seat)[0],
+        )
+        state, events = ENGINE.apply(state, seat, action)
+    cleaned = next(i for i, e in enumerate(events) if isinstance(e, ev.RoundCleanedUp))
+    return events[cleaned + 1 :]
+
+
+@pytest.mark.parametrize(
+    ("n", "options"),
+    [
+        (3, MineOptions(first_player=0)),
+        (3, MineOptions(first_player=1, variant=True, dummy=True)),
+    ],
+)
+def test_start_announces_round_one_like_every_later_round(n: int, options: MineOptions) -> None:
+    state, events = ENGINE.start(n, 4, options)
+    assert state.model_dump(mode="json") == ENGINE.setup(n, 4, options).model_dump(mode="json")
+    (started,) = [e for e in events if isinstance(e, ev.RoundStarted)]
+    assert (started.round, started.die_holder) == (1, options.first_player)
+    if options.variant:
+        card = state.die_card
+        assert card is not None and started.die_card == card
+        assert (started.mine_max, started.sale_max) == (7 - int(card[1]), int(card[1]))
+    else:
+        assert started.die_card is None
+    # One code path: round 1's start events are of the types, and the visibility, of round 2's
+    # (whose die holder is a seat here, so no dummy placement follows either start).
+    later = _round_two_start(state)
+    assert [(type(e), e.visible_to) for e in events] == [(type(e), e.visible_to) for e in later]
+    assert later[0].round == 2  # type: ignore[attr-defined]

@@ -277,7 +277,7 @@ def test_only_the_starting_stock_can_be_looted() -> None:
 # --------------------------------------------------------------------------- Example 3
 
 
-def _example3(firedamps: int) -> list[Event]:
+def _example3(firedamps: int, d_pit_builder: bool = False) -> list[Event]:
     k = Cards()
     events_placed: dict[int, list[PlacedSpec]] = {
         A: [(k.fd(), "events"), (k.pb(), "mine"), (k.pb(), "mine"), (k.m(), "mine")],
@@ -285,6 +285,8 @@ def _example3(firedamps: int) -> list[Event]:
         C: [(k.en(), "mine"), (k.pb(), "mine")],
         D: [(SAFETY_LAMP, "events"), (k.m(), "mine"), (k.m(), "mine")],
     }
+    if d_pit_builder:
+        events_placed[D].append((k.pb(), "mine"))
     if firedamps == 2:
         events_placed[C].insert(0, (k.fd(), "events"))
     # Round 1: everyone sells 1 of its 3 coal, so the supply is 5 + 5 = 10 at step 5.
@@ -298,17 +300,31 @@ def test_firedamp_blasts_directors_short_of_pit_builders() -> None:
     events = _example3(2)
     assert of(events, ev.FiredampCounted)[0].firedamp == 2
     x = extraction(events)
-    assert [x[d].blasted for d in (A, B, C, D)] == [False, True, True, False]
-    assert [x[d].extraction for d in (A, B, C, D, E)] == [4, 0, 0, 4, 0]
-    assert [x[d].taken for d in (A, B, C, D, E)] == [4, 0, 0, 4, 0]
-    assert [x[d].supply for d in (A, B, C, D, E)] == [6, 6, 6, 2, 2]
+    assert [x[d].blasted for d in (A, B, C, D)] == [False, True, True, True]
+    assert [x[d].extraction for d in (A, B, C, D, E)] == [4, 0, 0, 0, 0]
+    assert [x[d].taken for d in (A, B, C, D, E)] == [4, 0, 0, 0, 0]
+    assert [x[d].supply for d in (A, B, C, D, E)] == [6, 6, 6, 6, 6]
+
+
+def test_safety_lamp_without_pit_builders_protects_against_nothing() -> None:
+    # Revised Safety Lamp (§2.6): it doubles what pit builders protect against; D has none.
+    x = extraction(_example3(2))
+    assert (x[D].safety_lamp, x[D].pit_builders, x[D].protected) == (True, 0, 0)
+    assert x[D].blasted and x[D].taken == 0
+
+
+def test_safety_lamp_lets_one_pit_builder_protect_against_two_firedamp() -> None:
+    x = extraction(_example3(2, d_pit_builder=True))
+    assert (x[D].pit_builders, x[D].protected, x[D].blasted) == (1, 2, False)
+    assert (x[D].extraction, x[D].taken, x[D].supply) == (5, 5, 1)
+    assert [x[d].blasted for d in (B, C)] == [True, True]  # one PB each, no lamp: 1 < 2
 
 
 def test_one_firedamp_needs_one_pit_builder() -> None:
     events = _example3(1)
     x = extraction(events)
-    assert [x[d].blasted for d in (B, C)] == [False, False]
-    assert [x[d].extraction for d in (A, B, C, D, E)] == [4, 5, 4, 4, 0]
+    assert [x[d].blasted for d in (B, C, D)] == [False, False, True]
+    assert [x[d].extraction for d in (A, B, C, D, E)] == [4, 5, 4, 0, 0]
     assert [x[d].taken for d in (A, B, C, D, E)] == [4, 5, 1, 0, 0]
     assert x[E].supply == 0
 
@@ -494,14 +510,18 @@ def test_recruitment_reshuffles_and_hand_limit_asks_for_discards() -> None:
     assert len(state.directors[A].hand) == 8
 
 
-def test_hiring_day_alone_draws_two() -> None:
+def test_hiring_day_without_recruitment_cards_draws_the_base_two_and_two_more() -> None:
     _, events = resolve(_example7(rec_cards=False))
-    assert {e.director: e.count for e in of(events, ev.CardsDrawn)}[A] == 2
+    drawn = {e.director: e for e in of(events, ev.CardsDrawn)}
+    assert (drawn[A].wanted, drawn[A].count) == (4, 4)
 
 
-def test_no_recruitment_card_and_no_hiring_day_draws_nothing() -> None:
-    _, events = resolve(_example7(hiring_day=False, rec_cards=False))
-    assert A not in {e.director for e in of(events, ev.CardsDrawn)}
+def test_no_recruitment_card_and_no_hiring_day_still_draws_the_base_two() -> None:
+    # Revised §5.9 Decision: the base 2 no longer needs a card at Recruitment.
+    state, events = resolve(_example7(hiring_day=False, rec_cards=False))
+    drawn = {e.director: e for e in of(events, ev.CardsDrawn)}
+    assert (drawn[A].wanted, drawn[A].count) == (2, 2)
+    assert len(state.directors[A].hand) == 4 + 2
 
 
 # --------------------------------------------------------------------------- Example 8
@@ -608,7 +628,8 @@ def test_dummy_places_its_plan_one_card_per_turn() -> None:
 def test_dummy_replaces_drawn_events() -> None:
     state = _example9(3)
     k = [c for c in ALL_CARD_IDS if c not in (1, 2, 25, 3, 4, 26, 5, 7, 30, 50, STRIKE)]
-    state.draw_pile = [k[0], STRIKE, *k[1:]]
+    # Ben holds the die and draws his base 2 first (§5.9.1): the dummy's second draw is Strike.
+    state.draw_pile = [k[0], k[1], k[2], STRIKE, *k[3:]]
     for p in state.dummy_plan:
         state.directors[2].placed.append(p)
     state.dummy_plan = []
@@ -616,6 +637,7 @@ def test_dummy_replaces_drawn_events() -> None:
         d.passed = True
     state, events = resolve(state, ANA)
     drawn = {e.director: e for e in of(events, ev.CardsDrawn)}
+    assert [e.director for e in of(events, ev.CardsDrawn)] == [BEN, 2, ANA]
     assert (drawn[2].wanted, drawn[2].count) == (5, 5)
     assert [e.card for e in of(events, ev.DummyEventReplaced)] == [STRIKE]
     # The next round has begun: the dummy took 4 of those 5 cards for its plan.
@@ -893,7 +915,14 @@ def test_one_complete_round() -> None:
     assert [(e.director, e.sold) for e in of(events, ev.CoalSold)] == [(B, 1), (C, 1), (A, 2)]
     x = extraction(events)
     assert [(x[d].blasted, x[d].taken) for d in (B, C, A)] == [(True, 0), (False, 3), (True, 0)]
-    assert {e.director: e.count for e in of(events, ev.CardsDrawn)} == {B: 3, A: 3}
+    # Step 6 follows the revised §5.9 Decision: C, with no card at Recruitment, still draws
+    # the base 2 (mine-examples.md example 15 still says "C draws 0 (hand 4)", written for
+    # the old reading; the Decision in mine.md wins), so C ends the round with 6 cards.
+    assert [(e.director, e.wanted, e.count) for e in of(events, ev.CardsDrawn)] == [
+        (B, 3, 3),
+        (C, 2, 2),
+        (A, 3, 3),
+    ]
     assert s.discard_pile == [
         b_cards["m1"],
         b_cards["m2"],
@@ -910,7 +939,7 @@ def test_one_complete_round() -> None:
     assert [(d.score, d.stock, len(d.hand)) for d in s.directors] == [
         (3, 2, 6),
         (2, 0, 7),
-        (1, 3, 4),
+        (1, 3, 6),
     ]
     assert s.supply == 15 and s.round == 3 and s.die_holder == C
     assert ENGINE.to_act(s) == frozenset({C})

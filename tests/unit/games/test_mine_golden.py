@@ -1,8 +1,9 @@
 """Golden playthroughs of MINE! (tests/golden/mine/*.jsonl).
 
-Each file is a seeded game, one JSON line per action: the seat, the action, the events it
-caused (with their ``visible_to``) and a fingerprint of every seat's view; the last line holds
-the result. A diff in review shows exactly which behaviour changed. After an intentional rule
+Each file is a seeded game: a first line with the events of ``start`` (round 1 begun, its die
+holder, the variant's die card) and the views they leave, then one JSON line per action: the
+seat, the action, the events it caused (with their ``visible_to``) and a fingerprint of every
+seat's view; the last line holds the result. A diff in review shows exactly which behaviour changed. After an intentional rule
 change, regenerate with
 
     python tests/unit/games/test_mine_golden.py --regen
@@ -39,10 +40,24 @@ def _fingerprint(data: Any) -> str:
     return hashlib.sha256(raw).hexdigest()[:16]
 
 
+def _views(state: Any, n: int) -> dict[str, str]:
+    return {
+        str(v): _fingerprint(ENGINE.view(state, v).model_dump(mode="json"))
+        for v in [None, *range(n)]
+    }
+
+
 def transcript(n: int, seed: int, options: MineOptions) -> list[dict[str, Any]]:
-    state = ENGINE.setup(n, seed, options)
+    state, events = ENGINE.start(n, seed, options)
     rng = random.Random(seed)
-    lines: list[dict[str, Any]] = []
+    lines: list[dict[str, Any]] = [
+        {
+            "start": {
+                "events": [e.model_dump(mode="json") for e in events],
+                "views": _views(state, n),
+            }
+        }
+    ]
     while (result := ENGINE.result(state)) is None:
         (seat,) = ENGINE.to_act(state)
         legal = ENGINE.legal_actions(state, seat)
@@ -54,10 +69,7 @@ def transcript(n: int, seed: int, options: MineOptions) -> list[dict[str, Any]]:
                 "seat": seat,
                 "action": action.model_dump(mode="json"),
                 "events": [e.model_dump(mode="json") for e in events],
-                "views": {
-                    str(v): _fingerprint(ENGINE.view(state, v).model_dump(mode="json"))
-                    for v in [None, *range(n)]
-                },
+                "views": _views(state, n),
             }
         )
     lines.append({"result": result.model_dump(mode="json")})
@@ -76,7 +88,8 @@ def test_golden_playthrough(name: str) -> None:
     assert _dump_lines(transcript(n, seed, options)) == expected
     state = ENGINE.setup(n, seed, options)
     stored = [json.loads(line) for line in expected.splitlines()]
-    for line in stored[:-1]:
+    assert "start" in stored[0]
+    for line in stored[1:-1]:
         state, _ = ENGINE.apply(state, line["seat"], parse_action(ENGINE, line["action"]))
     result = ENGINE.result(state)
     assert result is not None and result.model_dump(mode="json") == stored[-1]["result"]

@@ -139,6 +139,7 @@ def test_round_six_ends_after_the_hand_limit_and_clean_up() -> None:
 
 def test_dummy_stops_drawing_when_no_profession_card_is_left() -> None:
     profs = [c for c in ALL_CARD_IDS if c <= 60]
+    # Seats 0 and 1 draw their base 2 first (§5.9.1): profs[36:40] lie on top for them.
     state = build(
         2,
         dummy=True,
@@ -146,9 +147,9 @@ def test_dummy_stops_drawing_when_no_profession_card_is_left() -> None:
         die_holder=0,
         stocks=[0, 0, 0],
         all_passed=True,
-        hands={0: profs[:20], 1: profs[20:40]},
+        hands={0: profs[:18], 1: profs[18:36]},
         placed={2: [(profs[40], "recruitment")]},
-        draw_pile=[61, 62, 63, 64, profs[59]],
+        draw_pile=[*profs[36:40], 61, 62, 63, 64, profs[59]],
         discard_pile=[65, 66, 67, 68, 69, 70],
     )
     state.directors[2].hand = profs[41:59]

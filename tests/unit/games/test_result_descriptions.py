@@ -122,8 +122,8 @@ def test_gluckauf_equal_marks_share_the_place() -> None:
 def test_mine_tie_broken_by_stock_in_both_languages() -> None:
     state, _ = _example8(big_order=True)
     assert _texts(MINE, MINE.result(state)) == {
-        "es": "Rojo (Blanzy) y Azul (Decazeville) empatan a 21 puntos: desempata el stock (1 > 0)",
-        "en": "Red (Blanzy) and Blue (Decazeville) tie on 21 points: stock breaks the tie (1 > 0)",
+        "es": "Rojo y Azul empatan a 21 puntos: desempata el stock (1 > 0)",
+        "en": "Red and Blue tie on 21 points: stock breaks the tie (1 > 0)",
     }
     state, _ = _example8(big_order=False)
     assert _texts(MINE, MINE.result(state)) == {"es": "", "en": ""}
@@ -135,9 +135,8 @@ def test_mine_ties_broken_by_hand_then_dice_read_as_the_end_of_the_log() -> None
     assert res is not None and res.details["professions"] == {0: 3, 1: 4, 2: 3}
     texts = _texts(MINE, res)
     assert texts["en"].split("\n") == [
-        "Blue (Decazeville) and Red (Blanzy) tie on 17 points and stock 2: profession cards "
-        "in hand break the tie (4 > 3)",
-        "Red (Blanzy) and Green (Cransac-les-Thermes) are still tied (points, stock, "
+        "Blue and Red tie on 17 points and stock 2: profession cards in hand break the tie (4 > 3)",
+        "Red and Green are still tied (points, stock, "
         "profession cards): the die roll-off decides (4–4, then 5–2)",
     ]
     assert "gana la tirada de dado (4–4, luego 5–2)" in texts["es"]

@@ -54,9 +54,14 @@ class GinkgopolisEngine:
         rules.validate_options(options, n_players)
 
     def setup(self, n_players: int, seed: int, options: BaseModel) -> GinkgopolisState:
+        state: GinkgopolisState = self.start(n_players, seed, options).state
+        return state
+
+    def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
         if not isinstance(options, GinkgopolisOptions):
             raise InvalidOptions("options must be a GinkgopolisOptions model")
-        return rules.setup(n_players, seed, options)
+        state, events = rules.start(n_players, seed, options)
+        return Transition(state, events)
 
     def to_act(self, state: BaseModel) -> frozenset[Seat]:
         assert isinstance(state, GinkgopolisState)

@@ -278,9 +278,29 @@ def building_of(s: GinkgopolisState, card: str) -> tuple[str, Building] | None:
 
 
 def validate_options(options: GinkgopolisOptions, n_players: int) -> None:
-    """Raise InvalidOptions for a bad player count (1-5, §3)."""
+    """Raise InvalidOptions for a bad player count (1-5, §3) or, solo, an option with no effect.
+
+    The solo game has no characters (§15), and Hal has no screen, so his SP are always
+    shown (§15, D12): ``characters`` and ``hidden_sp`` would change nothing there, and a
+    table that sets them would promise a game it does not get.
+    """
     if not isinstance(options, GinkgopolisOptions):
         raise InvalidOptions("options must be Ginkgopolis options")
+    _check_player_count(n_players)
+    if n_players == 1:
+        if options.characters != "sets":
+            raise InvalidOptions(
+                f"option characters={options.characters!r} has no effect in the solo game: "
+                "you get no characters (§15); leave it at 'sets'"
+            )
+        if options.hidden_sp:
+            raise InvalidOptions(
+                "option hidden_sp has no effect in the solo game: your SP are your own and "
+                "Hal has no screen, so his SP are always shown (§15, D12); leave it off"
+            )
+
+
+def _check_player_count(n_players: int) -> None:
     if n_players not in D.PLAYER_COUNTS:
         raise InvalidOptions(
             f"Ginkgopolis is for 1 to 5 players (solo against Hal at 1), not {n_players} (§3)"
@@ -288,11 +308,27 @@ def validate_options(options: GinkgopolisOptions, n_players: int) -> None:
 
 
 def setup(n_players: int, seed: int, options: GinkgopolisOptions) -> GinkgopolisState:
-    """Set up a game in the canonical order of §5/§14, drawing all chance from one seeded Rng."""
-    validate_options(options, n_players)
+    """The initial state of :func:`start`, without its events."""
+    return start(n_players, seed, options)[0]
+
+
+def start(
+    n_players: int, seed: int, options: GinkgopolisOptions
+) -> tuple[GinkgopolisState, list[Event]]:
+    """Set up a game in the canonical order of §5/§14, drawing all chance from one seeded Rng.
+
+    Returns the state and the events of the setup: each seat's starting items (its tiles
+    in a private event), the deal, the game set up and round 1 begun (solo: your first
+    cards). With a character draft the setup finishes only after the third pick, which
+    returns these events then; ``start`` returns none.
+
+    Only the player count is checked here, not :func:`validate_options`: a solo table
+    stored before its options were refused must still replay, and solo they do nothing.
+    """
+    _check_player_count(n_players)
     rng = Rng.from_seed(seed)
-    start = list(D.START_TILES)
-    rng.shuffle(start)  # §14.1
+    start_tiles = list(D.START_TILES)
+    rng.shuffle(start_tiles)  # §14.1
     supply = list(D.SUPPLY_TILES)
     rng.shuffle(supply)  # §14.2
     deck = list(D.START_DECK)
@@ -309,7 +345,9 @@ def setup(n_players: int, seed: int, options: GinkgopolisOptions) -> Ginkgopolis
             per = D.DRAFT_DEAL if options.characters == "draft" else 3
             chars = [[pool[p + k * n_players] for k in range(per)] for p in range(n_players)]
     first = rng.below(n_players) if n_players > 1 else 0  # §14.5
-    return assemble(n_players, options, rng, start, supply, deck, chars, first)
+    ev: list[Event] = []
+    s = assemble(n_players, options, rng, start_tiles, supply, deck, chars, first, ev=ev)
+    return s, ev
 
 
 def assemble(
@@ -321,11 +359,15 @@ def assemble(
     deck: list[str],
     characters: list[list[str]],
     first_player: int,
+    *,
+    ev: list[Event] | None = None,
 ) -> GinkgopolisState:
     """Build the initial state from the already drawn chance (§5 steps 1-10).
 
     ``characters`` is each seat's three characters, or in draft mode each seat's
-    4-card draft pile. Exposed so tests can build the exact set-ups of the examples.
+    4-card draft pile. The events of the setup are appended to ``ev`` (see :func:`start`);
+    the tests' builders, which want only the position, leave it out. Exposed so tests can
+    build the exact set-ups of the examples.
     """
     params = D.PLAYER_COUNTS[n_players]
     solo = n_players == 1
@@ -369,7 +411,7 @@ def assemble(
         return s
     for p in range(n_players):
         players[p].characters = sorted(characters[p])
-    _finish_setup(s, [])
+    _finish_setup(s, [] if ev is None else ev)
     return s
 
 
@@ -390,8 +432,12 @@ def _finish_setup(s: GinkgopolisState, ev: list[Event]) -> None:
                 card = _draw_card(s, ev)
                 if card is not None:
                     s.players[p].hand.append(card)
-        for p in range(n):
-            s.players[p].hand = canon(s.players[p].hand)
+        # The deal as every later draw is logged: the count for all, the cards for their holder.
+        for p in _turn_order(s):
+            pl = s.players[p]
+            pl.hand = canon(pl.hand)
+            ev.append(CardsDrawn(player=p, count=len(pl.hand)))
+            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
     ev.append(
         GameSetUp(
             n_players=n,
@@ -779,7 +825,8 @@ def _gain(s: GinkgopolisState, step: Step, ev: list[Event]) -> None:
         return
     if step.colour == "Y":
         pl.sp += step.amount
-        ev.append(ItemsGained(player=p, sp=step.amount, reason=step.reason, **source))
+        # (Hal's neighbour SP come this way too: his "items" are SP, §15 step 3)
+        ev.append(ItemsGained(player=p, sp=step.amount, reason=step.reason, hal=pl.hal, **source))
         return
     drawn: list[str] = []
     paused = False
@@ -1050,14 +1097,18 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
         ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="urbanize", hal=True))
         letter = D.letter_of(card)
         site = _place_new_building(s, hal, letter, tile, ev)
-        sp = 0
-        for c in neighbours(site):
-            nb = s.city.get(key(c))
-            if nb is not None:
-                sp += nb.height
-        pl.sp += sp
-        ev.append(ItemsGained(player=hal, sp=sp, reason="neighbour", hal=True))
-        s.discard.append(card)
+        # Hal urbanizes in the order of §7.2 steps 5-8: the token moves first (seat 0 may
+        # have to choose the cell), then Hal scores his neighbours, then his card is
+        # discarded. Queued behind the token move, so that while seat 0 chooses, Hal's SP
+        # and the discard pile are still those from before the scoring.
+        sp = sum(nb.height for c in neighbours(site) if (nb := s.city.get(key(c))) is not None)
+        _push(
+            s,
+            [
+                Step(kind="gain", player=hal, colour="Y", amount=sp, reason="neighbour"),
+                Step(kind="discard", player=hal, card=card),
+            ],
+        )
         _ask_token_move(s, hal, letter, site, ev)
     else:
         ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="build_up", hal=True))

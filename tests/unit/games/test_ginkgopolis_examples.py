@@ -446,6 +446,26 @@ def test_solo_one_round_with_hal() -> None:
     assert (hal.supply, hal.sp, hal.tableau) == (22, 1, ["R3"])
 
 
+def test_hal_urbanizes_token_first_then_scores_then_discards() -> None:
+    # §15 step 3 follows §7.2 steps 5-8: while you choose where Hal's token D goes, his
+    # neighbour SP and the discard of U-D have not happened yet.
+    s = _solo_state()
+    s, _ = ENGINE.apply(s, 0, Select(card="U-H"))
+    s, events = ENGINE.apply(s, 0, Take(item="resource"))
+    assert s.decision is not None and (s.decision.kind, s.decision.player) == ("move_token", 1)
+    assert not [e for e in events if e.type == "items_gained" and e.hal]  # type: ignore[attr-defined]
+    # the 7 set-up discards, your exploited U-H, your 2 unplayed cards; U-D not yet
+    assert (s.players[1].sp, len(s.discard), s.discard[-3:]) == (0, 10, ["U-H", "U-I", "U-J"])
+    seen = ENGINE.view(s, 0)
+    assert (seen.players[1].sp, seen.discard_count) == (0, 10)
+    s, events = ENGINE.apply(s, 0, MoveToken(cell=(3, 1)))
+    hal_gain = next(e for e in events if e.type == "items_gained")
+    assert [e.type for e in events][:2] == ["token_moved", "items_gained"]
+    assert (hal_gain.player, hal_gain.sp, hal_gain.hal) == (1, 1, True)  # type: ignore[attr-defined]
+    # the next round drew its 4 cards from the deck (no rebuild): the discard is as Hal left it
+    assert (s.players[1].sp, len(s.discard), s.discard[-1]) == (1, 11, "U-D")
+
+
 def test_solo_hal_covering_your_building_returns_resources_and_sp() -> None:
     s = _solo_state()
     put_building(s, (1, 0), ["R3", "Y12"], 0)  # your height-2 building, card Y12 in circulation

@@ -283,3 +283,21 @@ def test_both_languages_have_the_same_structure() -> None:
     assert es.action_types == en.action_types
     assert es.figures == en.figures
     assert re.sub(r"\s+", "", "".join(es.tags)) == re.sub(r"\s+", "", "".join(en.tags))
+
+
+#: D3 (shared/rules/ginkgopolis.md §17) in the spec's own words, and their Spanish.
+D3_WORDS = {
+    "en": "any empty cell orthogonally adjacent to any building of the city",
+    "es": "cualquier casilla vacía ortogonalmente adyacente a cualquier edificio de la ciudad",
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_token_fallback_is_worded_as_the_spec_words_d3(lang: str) -> None:
+    _, text = _page(lang)
+    start = text.index('data-action-type="move_token"')
+    move_token = text[start : text.index("</div>", start)]
+    assert D3_WORDS[lang] in move_token
+    # and with the order option too (D3: "same order flag applies")
+    option = "Keep the token order" if lang == "en" else "Mantener el orden de las fichas"
+    assert option in move_token

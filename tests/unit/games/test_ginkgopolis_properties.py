@@ -106,6 +106,9 @@ def check_invariants(s: GinkgopolisState) -> None:
     if s.hal_card is not None:
         cards.append(s.hal_card)
         live.append(s.hal_card)
+    # Hal's revealed urbanization card waits in the queue while his token moves (§15 step 3
+    # in the order of §7.2 steps 5-8); a player's is still counted in their selection.
+    cards += [st.card for st in s.queue if st.kind == "discard" and s.players[st.player].hal]
     assert Counter(cards) == ALL_CARDS, Counter(cards) - ALL_CARDS
     # a building card in circulation always designates a non-pending top (§9)
     tops = {b.top for b in s.city.values() if not b.pending}
@@ -313,6 +316,9 @@ options_st = st.builds(
 
 @given(seed=st.integers(0, 2**40), n=st.integers(1, 5), options=options_st)
 def test_random_games_keep_every_invariant(seed: int, n: int, options: GinkgopolisOptions) -> None:
+    if n == 1:  # only the options a solo table can have (§15: no characters, Hal's SP shown)
+        options = options.model_copy(update={"characters": "sets", "hidden_sp": False})
+    ENGINE.validate_options(options, n)
     final, log = run_checked(n, seed, options)
     res = ENGINE.result(final)
     assert res is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.games.base import Engine, IllegalAction, InvalidOptions
+from app.games.base import Engine, Event, IllegalAction, InvalidOptions, dump
 from app.games.ginkgopolis import ENGINE
 from app.games.ginkgopolis import data as D
 from app.games.ginkgopolis.actions import (
@@ -17,9 +17,16 @@ from app.games.ginkgopolis.actions import (
     Select,
     Take,
 )
-from app.games.ginkgopolis.events import GameSetUp, ItemsGained
+from app.games.ginkgopolis.events import (
+    CardsReceived,
+    GameSetUp,
+    ItemsGained,
+    RoundStarted,
+    TilesReceived,
+)
 from app.games.ginkgopolis.rules import (
     GinkgopolisOptions,
+    GinkgopolisState,
     _order_kept,
     token_candidates,
 )
@@ -49,6 +56,29 @@ def test_engine_satisfies_the_protocol() -> None:
 def test_bad_player_counts_are_refused(n: int) -> None:
     with pytest.raises(InvalidOptions, match="1 to 5"):
         ENGINE.validate_options(GinkgopolisOptions(), n)
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (GinkgopolisOptions(characters="draft"), "characters"),
+        (GinkgopolisOptions(characters="random"), "characters"),
+        (GinkgopolisOptions(hidden_sp=True), "hidden_sp"),
+    ],
+)
+def test_solo_refuses_the_options_that_do_nothing_solo(
+    options: GinkgopolisOptions, named: str
+) -> None:
+    # §15: no characters solo; Hal has no screen, so his SP are always shown (D12).
+    with pytest.raises(InvalidOptions, match=named) as refused:
+        ENGINE.validate_options(options, 1)
+    assert "solo" in refused.value.message and "§15" in refused.value.message
+    ENGINE.validate_options(options, 2)  # with two players they matter
+
+
+def test_solo_accepts_the_options_that_matter_solo() -> None:
+    ENGINE.validate_options(GinkgopolisOptions(), 1)
+    ENGINE.validate_options(GinkgopolisOptions(keep_token_order=True), 1)  # you move tokens
 
 
 def test_options_forbid_unknown_keys() -> None:
@@ -205,6 +235,40 @@ def test_token_candidates_with_the_order_flag() -> None:
     assert token_candidates(s, (1, 2), "C") == [(1, 3)]
 
 
+def _boxed_site_b(options: GinkgopolisOptions) -> GinkgopolisState:
+    """Ana urbanizes B at (0,2): N, E, S and W of it are buildings, A sits at (-1,4)."""
+    s = round1_selecting()
+    s.options = options
+    put_building(s, (-1, 2), ["B14"], ANA)
+    put_building(s, (-1, 3), ["Y10"], BEN)
+    put_building(s, (1, 2), ["R8"], CARA)
+    put_building(s, (0, 3), ["R9"], CARA)
+    s.tokens.update({"A": (-1, 4), "C": (1, 3)})
+    set_holdings(s, ANA, resources=3, tiles=["Y16"])
+    s.players[ANA].hand.append("U-B")
+    s, _ = resolve(s, ANA, "U-B", "Y16")
+    return s
+
+
+def test_token_fallback_is_any_empty_cell_next_to_any_building() -> None:
+    # D3: no empty orthogonal neighbour of the site, so every empty cell orthogonally
+    # adjacent to a building of the city (no building, no token on it), in reading order.
+    s = _boxed_site_b(GinkgopolisOptions())
+    assert ENGINE.legal_actions(s, ANA) == [
+        MoveToken(cell=(0, 4)),
+        MoveToken(cell=(-2, 3)),
+        MoveToken(cell=(-2, 2)),
+        MoveToken(cell=(2, 2)),
+    ]
+
+
+def test_token_fallback_keeps_the_order_flag() -> None:
+    # D3 "same order flag applies": of the four cells only (0,4) keeps A, B, C in order,
+    # so B moves there by itself (one candidate, D22).
+    s = _boxed_site_b(GinkgopolisOptions(keep_token_order=True))
+    assert s.decision is None and s.tokens["B"] == (0, 4)
+
+
 def test_move_token_outside_the_candidates_is_illegal() -> None:
     s = round1_selecting()
     s, _ = ENGINE.apply(s, ANA, Select(card="U-A", tile="B14"))
@@ -262,6 +326,8 @@ def test_contribution_legal_actions_and_auto_done() -> None:
 
 
 def test_solo_setup_and_hal_is_never_asked() -> None:
+    # A new solo table refuses characters="draft" (validate_options); one stored before
+    # that refusal still sets up, and the option changes nothing (§15: no characters).
     s = ENGINE.setup(1, 4, GinkgopolisOptions(characters="draft"))
     you, hal = s.players
     assert s.phase == "select" and ENGINE.to_act(s) == {0}
@@ -399,3 +465,52 @@ def test_setup_events_are_public_counts_only() -> None:
     e = GameSetUp(n_players=2, first_player=1, characters={}, supply_count=40, deck_count=6)
     assert e.visible_to is None
     assert ItemsGained(player=0, tiles=2, reason="start").visible_to is None
+
+
+# --------------------------------------------------------------------------- start: the setup's events
+
+
+def _check_setup_events(s: GinkgopolisState, events: list[Event]) -> None:
+    """Starting items (tiles private), set up, round 1 begun, each hand private to its holder
+    (dealt before the set up; solo drawn when round 1 begins, §15)."""
+    seats = range(s.n_players)
+    types = [e.type for e in events]
+    i = types.index("game_set_up")
+    assert types.count("game_set_up") == 1 and types[i + 1] == "round_started"
+    set_up = events[i]
+    assert isinstance(set_up, GameSetUp) and set_up.first_player == s.first_player
+    assert set_up.characters == {p: s.players[p].characters for p in seats}
+    started = events[i + 1]
+    assert isinstance(started, RoundStarted) and started.round == 1
+    starts = [e for e in events if isinstance(e, ItemsGained) and e.reason == "start"]
+    assert sorted(e.player for e in starts) == list(seats)
+    for e in events:
+        if isinstance(e, TilesReceived):
+            assert e.visible_to == frozenset({e.player}) and set(e.tiles) <= set(
+                s.players[e.player].tiles
+            )
+    hands = {e.player: e for e in events if isinstance(e, CardsReceived)}
+    assert set(hands) == set(seats)
+    for p, e in hands.items():
+        assert e.visible_to == frozenset({p}) and e.cards == s.players[p].hand
+    assert all(e.visible_to is None for e in events if e.type in ("cards_drawn", "items_gained"))
+
+
+@pytest.mark.parametrize("n", [1, 3, 5])
+def test_start_returns_the_state_of_setup_and_the_setup_events(n: int) -> None:
+    state, events = ENGINE.start(n, 7, GinkgopolisOptions())
+    assert dump(state) == dump(ENGINE.setup(n, 7, GinkgopolisOptions()))
+    _check_setup_events(state, events)
+    assert sum(len(e.tiles) for e in events if isinstance(e, TilesReceived)) == sum(
+        len(pl.tiles) for pl in state.players
+    )
+
+
+def test_a_draft_returns_the_setup_events_after_the_third_pick() -> None:
+    s, events = ENGINE.start(3, 11, GinkgopolisOptions(characters="draft"))
+    assert s.phase == "draft" and events == []  # the setup finishes with the draft
+    while s.phase == "draft":
+        for seat in range(3):
+            s, events = ENGINE.apply(s, seat, ENGINE.legal_actions(s, seat)[0])
+    tail = events[[e.type for e in events].index("draft_completed") + 1 :]
+    _check_setup_events(s, tail)

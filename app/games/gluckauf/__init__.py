@@ -58,9 +58,17 @@ class GluckaufEngine:
             raise InvalidOptions(reason)
 
     def setup(self, n_players: int, seed: int, options: BaseModel) -> GluckaufState:
+        """The state after setup (§4), ready for the draft: ``start(...).state``."""
+        state: GluckaufState = self.start(n_players, seed, options).state
+        return state
+
+    def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
+        """The state after setup and its public events: the factory tiles laid out and the
+        starting player (see :func:`rules.start`)."""
         self.validate_options(options, n_players)
         assert isinstance(options, GluckaufOptions)
-        return rules.setup(n_players, seed, options)
+        state, events = rules.start(n_players, seed, options)
+        return Transition(state, events)
 
     def to_act(self, state: BaseModel) -> frozenset[Seat]:
         assert isinstance(state, GluckaufState)

@@ -365,6 +365,9 @@ def _describe_event(item: BaseModel, locale: Locale) -> str:
         return _shift_scored(item, locale)
     if isinstance(item, ev.StartingPlayerChosen):
         who = _seat(item.seat, locale)
+        if not item.factory_workers:
+            # The setup's choice (§4 step 6): drawn or fixed by the host, no factory count.
+            return f"{who} es el jugador inicial" if es else f"{who} is the starting player"
         counts = ", ".join(f"{_seat(s, locale)} {n}" for s, n in item.factory_workers.items())
         return (
             f"{who} pasa a ser jugador inicial (trabajadores en la fábrica: {counts})"

@@ -220,8 +220,28 @@ def validate_options(options: GluckaufOptions, n_players: int) -> str | None:
 def setup(n_players: int, seed: int, options: GluckaufOptions) -> GluckaufState:
     """Return the state after setup (§4), ready for the opening draft.
 
+    Always ``start(n_players, seed, options)[0]``.
+    """
+    return start(n_players, seed, options)[0]
+
+
+def start(n_players: int, seed: int, options: GluckaufOptions) -> tuple[GluckaufState, list[Event]]:
+    """Return the state after setup (§4) and the public events that announce it.
+
     The three random events run in the order of §11: tile shuffle, order shuffle,
-    starting player (skipped when the option fixes it).
+    starting player (skipped when the option fixes it). What they put face up is
+    announced with the events a later turn uses for the same thing, all public (§10):
+
+    - one ``SpaceRefilled`` per open factory tile space, in ascending id order, for the
+      tile laid on it from the top of the stack (§4 step 3, as a refill of §7.9);
+    - ``StartingPlayerChosen`` for the starting player of shift 1 (§4 step 6), with an
+      empty ``factory_workers``: this choice is a draw (§11 step 3) or the host's
+      option, not the factory count of §8.2. It is announced when fixed too, so the log
+      always says who starts.
+
+    The draft display (§4 step 7) gets no event: no event type shows a display, and every
+    view holds it from the start. The order spaces stay empty until the end of the
+    draft, whose ``OrderSpacesFilled`` announces them (§4 step 9).
     """
     params = PARAMS[n_players]
     rng = Rng.from_seed(seed)
@@ -230,24 +250,28 @@ def setup(n_players: int, seed: int, options: GluckaufOptions) -> GluckaufState:
     deck = list(range(len(ORDERS)))
     rng.shuffle(deck)
     # Step 3 of §11 is skipped when the host fixes the starting player.
-    start = rng.below(n_players) if options.starting_player is None else options.starting_player
+    starter = rng.below(n_players) if options.starting_player is None else options.starting_player
     usable = {s.id for s in open_spaces(n_players)}
     factory: dict[str, int | None] = {}
+    events: list[Event] = []
     for sid in TILE_SPACES:
         if sid in usable:
-            factory[sid] = stack.pop(0)
+            tile = stack.pop(0)
+            factory[sid] = tile
+            events.append(ev.SpaceRefilled(space=sid, item=tile))
+    events.append(ev.StartingPlayerChosen(seat=starter, factory_workers={}))
     order_spaces: dict[str, int | None] = {sid: None for sid in ORDER_SPACES if sid in usable}
     display = deck[: params.draft_cards]
     del deck[: params.draft_cards]
     coal: dict[Colour, int] = {c: CUBES_PER_COLOUR - n_players for c in COLOURS}
     players = [PlayerState(supply=params.workers, money=params.money) for _ in range(n_players)]
-    return GluckaufState(
+    state = GluckaufState(
         n_players=n_players,
         options=options,
         rng=rng,
         phase="draft",
-        start_player=start,
-        active=(start - 1) % n_players,
+        start_player=starter,
+        active=(starter - 1) % n_players,
         stack=stack,
         deck=deck,
         factory=factory,
@@ -257,6 +281,7 @@ def setup(n_players: int, seed: int, options: GluckaufOptions) -> GluckaufState:
         display=sorted(display),
         players=players,
     )
+    return state, events
 
 
 def max_length(n_players: int) -> int:

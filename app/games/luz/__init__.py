@@ -16,7 +16,6 @@ from app.games.base import (
     GameInfo,
     Locale,
     Result,
-    RulesError,
     Seat,
     Transition,
     random_bot,
@@ -54,8 +53,15 @@ class LuzEngine:
         rules.validate_options(options, n_players)
 
     def setup(self, n_players: int, seed: int, options: BaseModel) -> LuzState:
-        """Initial state, deal 1 dealt (first player drawn first if not fixed, §8)."""
+        """Initial state, deal 1 dealt (first player drawn first if not fixed, §8).
+
+        Always ``start(...).state``, whose events it leaves out.
+        """
         return rules.setup(n_players, seed, options)
+
+    def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
+        """Initial state and deal 1's announcement, the same events as every later deal's."""
+        return rules.start(n_players, seed, options)
 
     def to_act(self, state: BaseModel) -> frozenset[Seat]:
         return rules.to_act(_state(state))
@@ -84,34 +90,29 @@ class LuzEngine:
         return _describe(item, locale)
 
     def undoable(self, state: BaseModel, seat: Seat, action: Any) -> bool:
-        """Only a bet may be taken back (see the comment per action type below)."""
-        try:
-            act = rules.parse_action(action)
-        except RulesError:
-            return False
-        match act:
+        """Never: every Luz action is final (§9 "No takebacks"); the reason per type is below.
+
+        The answer depends on neither the state nor the seat: no Luz action, legal or not,
+        is ever taken back, so nothing needs to be applied to find out.
+        """
+        match action:
+            case PlaceBet():
+                # A bet is final once announced: "Bets cannot be changed once made" and the
+                # safety bead "cannot be added or removed later" (§5.5, §9). It is public at
+                # once, so the next bettor already bets knowing it.
+                return False
             case PlayCard():
-                # Never: the card is turned face up, so its holder learns a value they could
-                # not see (§5.6); the last card of a deal also scores it and shuffles the next.
+                # A played card is turned face up and is final (§5.6, §9): its holder learns a
+                # value they could not see, and the last card of a deal scores it and shuffles
+                # the next one.
                 return False
             case ChooseHighEnd():
-                # Never: the sorter chose while seeing the hand, so the side is a signal to its
-                # holder about cards the holder cannot see (§5.2); a retry would send a second one.
+                # One choice per deal, made while seeing the hand (§5.2, §7): the side is a
+                # signal to its holder about cards the holder cannot see; a retry would send
+                # a second one.
                 return False
-            case PlaceBet():
-                # A bet is an open announcement (§5.5): nothing hidden is turned, no chance is
-                # drawn; the last bet only opens the trick phase. Checked on the real transition.
-                return _reveals_nothing(_state(state), seat, act)
+        # Not a Luz action model (raw JSON or a stranger's): nothing to take back either.
         return False
-
-
-def _reveals_nothing(state: LuzState, seat: Seat, action: PlaceBet) -> bool:
-    """The action is legal, every event it causes is public and the Rng drew nothing."""
-    try:
-        after, events = rules.apply(state, seat, action)
-    except RulesError:
-        return False
-    return after.rng.draws == state.rng.draws and all(e.visible_to is None for e in events)
 
 
 def _state(state: BaseModel) -> LuzState:

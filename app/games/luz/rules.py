@@ -203,7 +203,23 @@ def validate_options(options: BaseModel, n_players: int) -> LuzOptions:
 
 
 def setup(n_players: int, seed: int, options: BaseModel) -> LuzState:
-    """The initial state: first player drawn (if not fixed) before deal 1 is shuffled (§8)."""
+    """The initial state: first player drawn (if not fixed) before deal 1 is shuffled (§8).
+
+    Always ``start(n_players, seed, options).state``.
+    """
+    state: LuzState = start(n_players, seed, options).state
+    return state
+
+
+def start(n_players: int, seed: int, options: BaseModel) -> Transition:
+    """The initial state and the events of deal 1, exactly as a later deal announces itself.
+
+    Deal 1 is dealt here and not by an action, but a log must still show it begin:
+    ``DealStarted`` (its first player), the public colours-only ``HandsDealt`` and one
+    ``HandShown`` per seat, visible to every other seat (§6, §10 decision 11). The draw of
+    the first player (§8 chance 1) needs no event of its own: ``DealStarted`` names it.
+    Raises InvalidOptions like :func:`validate_options`.
+    """
     opts = validate_options(options, n_players)
     rng = Rng.from_seed(seed)
     first = opts.first_player if opts.first_player is not None else rng.below(n_players)
@@ -224,8 +240,9 @@ def setup(n_players: int, seed: int, options: BaseModel) -> LuzState:
         tricks_won=[0] * n_players,
         scores=[0] * n_players,
     )
-    _start_deal(state, [])
-    return state
+    events: list[Event] = []
+    _start_deal(state, events)
+    return Transition(state, events)
 
 
 def _start_deal(state: LuzState, events: list[Event]) -> None:

@@ -1080,6 +1080,10 @@ export function describeEvent(event, ctx) {
       return ctx.t("gluckauf.log.shift_scored", { shift: roman(event.shift), rows });
     }
     case "starting_player_chosen":
+      // No factory count: the setup's choice (drawn or fixed by the host), not that of §8.2.
+      if (!Object.keys(event.factory_workers || {}).length) {
+        return ctx.t("gluckauf.log.starting_player_first", { name: name(event.seat) });
+      }
       return ctx.t("gluckauf.log.starting_player_chosen", {
         name: name(event.seat),
         factory: seatCounts(ctx, event.factory_workers, (who, v) => `${who} ${v}`) || "—",

@@ -55,6 +55,7 @@ SAMPLES: list[Event] = [
         totals={0: 6, 1: 6, 2: 5},
     ),
     ev.StartingPlayerChosen(seat=2, factory_workers={0: 3, 1: 1, 2: 3, 3: 0}),
+    ev.StartingPlayerChosen(seat=1, factory_workers={}),  # the setup's (§4 step 6)
     ev.ShiftStarted(shift=2, starting_player=2),
     # Example 15: Anna (seat 0) and Ben (seat 1) tie at 51; Ben keeps more Marks.
     ev.FinalScored(

@@ -9,12 +9,15 @@ result, and a replay from seed + log gives the same state.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import TypeAdapter
 
 from app.games.base import Event, IllegalAction, action_adapter
 from app.games.gluckauf import ENGINE
@@ -31,7 +34,7 @@ from app.games.gluckauf.actions import (
     StopMining,
     UnloadCube,
 )
-from app.games.gluckauf.data import CUBES_PER_COLOUR, ORDERS, PARAMS, TILES
+from app.games.gluckauf.data import CUBES_PER_COLOUR, ORDERS, PARAMS, TILE_SPACES, TILES
 from app.games.gluckauf.rules import GluckaufOptions, GluckaufState
 
 ADAPTER = action_adapter(ENGINE)
@@ -155,6 +158,9 @@ def play(
         if checks:
             for a in legal:
                 assert ADAPTER.validate_python(a.model_dump(mode="json")) == a
+                # The server validates actions strictly, from JSON: nothing may need coercing.
+                raw = json.dumps(a.model_dump(mode="json")).encode()
+                assert ADAPTER.validate_json(raw, strict=True) == a
             for probe in UNLISTED_PROBES:
                 if probe not in legal:
                     try:
@@ -199,6 +205,8 @@ def test_random_games_keep_every_invariant(params: tuple[int, int, int, bool, in
     n, seed, bot_seed, visible, start = params
     start = None if start is None else start % n
     options = GluckaufOptions(starting_player=start, delivered_visible=visible)
+    raw = json.dumps(options.model_dump(mode="json")).encode()
+    assert TypeAdapter(ENGINE.Options).validate_json(raw, strict=True) == options
     s, _ = play(n, seed, options, bot_seed, checks=True)
     assert s.phase == "over" and s.shift == 3
     assert ENGINE.to_act(s) == frozenset()
@@ -247,6 +255,31 @@ def test_setup_is_deterministic_and_uses_the_section_11_order() -> None:
     fixed = ENGINE.setup(3, 99, GluckaufOptions(starting_player=2))
     assert isinstance(fixed, GluckaufState)
     assert fixed.start_player == 2 and fixed.rng.draws < s1.rng.draws
+
+
+@pytest.mark.parametrize(("n", "starting_player"), [(2, None), (3, None), (4, None), (3, 2)])
+def test_start_announces_the_factory_tiles_and_the_starting_player(
+    n: int, starting_player: int | None
+) -> None:
+    """``setup`` is ``start(...).state``; the setup's events are public (§10): the tile laid
+    on each open factory space, in ascending space order (§4 step 3), then the starting
+    player (§4 step 6) with no factory count, since no §8.2 count chose it."""
+    options = GluckaufOptions(starting_player=starting_player)
+    state, events = ENGINE.start(n, 99, options)
+    assert isinstance(state, GluckaufState)
+    assert state.model_dump_json() == ENGINE.setup(n, 99, options).model_dump_json()
+    *laid, starter = events
+    tiles = [(e.space, e.item) for e in laid if isinstance(e, ev.SpaceRefilled)]
+    assert len(tiles) == len(laid)
+    assert tiles == [(sid, state.factory[sid]) for sid in TILE_SPACES if sid in state.factory]
+    assert isinstance(starter, ev.StartingPlayerChosen)
+    assert starter.seat == state.start_player and starter.factory_workers == {}
+    if starting_player is not None:
+        assert starter.seat == starting_player
+    assert all(e.visible_to is None for e in events)
+    number = starter.seat + 1  # the log names seats from 1
+    assert ENGINE.describe(starter, "en") == f"Seat {number} is the starting player"
+    assert ENGINE.describe(starter, "es") == f"Asiento {number} es el jugador inicial"
 
 
 def test_invalid_options_and_player_counts() -> None:

@@ -166,3 +166,23 @@ def test_bot_always_returns_a_legal_action(
         assert action in legal
         state = ENGINE.apply(state, seat, action).state
     assert ENGINE.bot(ENGINE.view(state, 0), [PlayCard(slot=1)], rng, "random") == PlayCard(slot=1)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_start_is_the_setup_and_announces_deal_one(n: int) -> None:
+    """``setup`` is ``start(...).state``; ``start`` also gives deal 1's events, which the old
+    setup dropped: the first player, the public colours-only hands and each hand's values
+    to every seat but its holder (§6, §10 decision 11)."""
+    options = LuzOptions(manual_sort_direction=n == 4)
+    state, events = ENGINE.start(n, 31, options)
+    assert state.model_dump_json() == ENGINE.setup(n, 31, options).model_dump_json()
+    assert [e.type for e in events] == ["deal_started", "hands_dealt", *["hand_shown"] * n]
+    started, dealt, *shown = events
+    assert isinstance(started, DealStarted) and isinstance(dealt, HandsDealt)
+    assert (started.deal, started.first_player) == (1, state.first_player)
+    assert started.visible_to is None and dealt.visible_to is None
+    assert [h.high_end for h in dealt.hands] == state.high_end
+    for seat, event in enumerate(shown):
+        assert isinstance(event, HandShown) and event.seat == seat
+        assert event.visible_to == frozenset(range(n)) - {seat}
+        assert [c.card for c in event.cards] == state.hands[seat]

@@ -6,8 +6,10 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from app.games.base import dump, parse_event
+from app.games.base import IllegalAction, dump, parse_event
 from app.games.luz import ENGINE, LuzOptions, LuzState
 from app.games.luz.actions import ChooseHighEnd, PlaceBet, PlayCard
 from app.games.luz.events import DealScored, GameEnded
@@ -89,36 +91,43 @@ def test_figures_show_what_the_rules_page_says() -> None:
     assert ENGINE.result(figures["end"].state) is not None
 
 
-def test_undoable_only_for_bets_and_never_for_revealing_actions() -> None:
-    kinds: dict[str, set[bool]] = {}
-    for steps in GAMES:
-        for state, seat, action, events in steps:
-            undo = ENGINE.undoable(state, seat, action)
-            kinds.setdefault(action.type, set()).add(undo)
-            if undo:
-                # Taking it back is safe: nothing hidden was shown and no chance was drawn.
-                assert all(e.visible_to is None for e in events)
-                after = ENGINE.apply(state, seat, action).state
-                assert after.rng.draws == state.rng.draws
-    assert kinds == {"place_bet": {True}, "play_card": {False}, "choose_high_end": {False}}
+# Every shape of Luz action, listed or not: the three kinds with every value they can take.
+_EVERY_ACTION: list[Any] = [
+    *(ChooseHighEnd(side=side) for side in ("left", "right")),
+    *(PlaceBet(tricks=t, safety=s) for t in range(11) for s in (False, True)),
+    *(PlayCard(slot=slot) for slot in range(10)),
+]
 
 
-def test_undoable_is_false_for_an_illegal_action() -> None:
+@pytest.mark.parametrize("n", [3, 4, 5])
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1), manual=st.booleans())
+def test_no_luz_action_is_ever_undoable(n: int, seed: int, manual: bool) -> None:
+    """Bets, plays and high-end choices are all final (§5.2, §5.5, §5.6, §9): in every state
+    of a random game, for every seat, no action (as a model or as its JSON) may be taken back."""
+    state = ENGINE.setup(n, seed, LuzOptions(manual_sort_direction=manual))
+    rng = random.Random(seed)
+    while True:
+        for seat in range(n):
+            for action in _EVERY_ACTION:
+                assert ENGINE.undoable(state, seat, action) is False, (seat, action)
+                assert ENGINE.undoable(state, seat, dump(action)) is False, (seat, action)
+        if ENGINE.result(state) is not None:
+            break
+        seat = rng.choice(sorted(ENGINE.to_act(state)))
+        state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat))).state
+
+
+def test_a_bet_just_placed_cannot_be_taken_back() -> None:
+    """A bet shows nothing hidden and draws no chance, yet it is final (§5.5): it cannot be
+    taken back, as the engine's refusal of a second bet says."""
     state = ENGINE.setup(3, 5, LuzOptions(first_player=0))
-    assert ENGINE.undoable(state, 0, PlaceBet(tricks=2))
-    assert not ENGINE.undoable(state, 1, PlaceBet(tricks=2))  # not seat 1's turn
-    assert not ENGINE.undoable(state, 0, PlayCard(slot=0))  # betting phase
-    assert not ENGINE.undoable(state, 0, ChooseHighEnd(side="left"))
-
-
-def test_the_last_card_of_a_deal_is_not_undoable() -> None:
-    """The last play scores the deal and shuffles the next one: chance was drawn."""
-    for state, seat, action, events in GAMES[0]:
-        if any(isinstance(e, DealScored) for e in events):
-            assert not ENGINE.undoable(state, seat, action)
-            assert ENGINE.apply(state, seat, action).state.rng.draws != state.rng.draws or any(
-                isinstance(e, GameEnded) for e in events
-            )
+    bet = PlaceBet(tricks=2, safety=True)
+    after, events = ENGINE.apply(state, 0, bet)
+    assert all(e.visible_to is None for e in events) and after.rng == state.rng
+    assert not ENGINE.undoable(state, 0, bet)
+    with pytest.raises(IllegalAction, match=r"bets are final \(§5.5\)"):
+        ENGINE.apply(after, 0, PlaceBet(tricks=3))
 
 
 @pytest.mark.parametrize("locale", ["es", "en"])

@@ -117,7 +117,8 @@ def test_no_view_or_event_leaks_a_hidden_card(
 ) -> None:
     rng = random.Random(seed)
     options = LuzOptions(manual_sort_direction=manual, strict_memory=strict)
-    state = ENGINE.setup(n, seed, options)
+    state, dealt = ENGINE.start(n, seed, options)  # deal 1's announcement, from the setup
+    assert_events_hide(state, state, None, dealt)
     while ENGINE.result(state) is None:
         for viewer in [*range(n), None]:
             assert_no_leak(state, viewer)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -77,6 +78,8 @@ def check_round_trips(state: LuzState, legal: list[Any]) -> None:
         data = action.model_dump(mode="json")
         assert ACTIONS.validate_python(data) == action
         assert ACTIONS.validate_json(action.model_dump_json()) == action
+        # The server validates actions strictly, from JSON: nothing may need coercing.
+        assert ACTIONS.validate_json(json.dumps(data).encode(), strict=True) == action
 
 
 def unlisted_action(state: LuzState, seat: int, legal: list[Any]) -> Any:
@@ -93,11 +96,15 @@ def unlisted_action(state: LuzState, seat: int, legal: list[Any]) -> Any:
 def play_random_game(
     n: int, seed: int, options: LuzOptions, *, every_legal: bool = True
 ) -> tuple[LuzState, list[tuple[int, Any]], list[list[Event]]]:
-    """Play a game with uniform legal actions, checking every invariant after every action."""
+    """Play a game with uniform legal actions, checking every invariant after every action.
+
+    The first batch of events is the setup's (``start``), the others one per action.
+    """
     rng = random.Random(seed)
-    state = ENGINE.setup(n, seed, options)
+    state, setup_events = ENGINE.start(n, seed, options)
+    assert state.model_dump_json() == ENGINE.setup(n, seed, options).model_dump_json()
     log: list[tuple[int, Any]] = []
-    batches: list[list[Event]] = []
+    batches: list[list[Event]] = [setup_events]
     limit = ENGINE.max_length(n)
     while (res := ENGINE.result(state)) is None:
         check_invariants(state)
@@ -152,10 +159,26 @@ def check_result(state: LuzState, res: Result) -> None:
 
 
 def check_events(n: int, batches: list[list[Event]]) -> None:
-    """10 tricks per deal, one winner per trick, 4 deals."""
+    """4 deals, each announced once and alike, 10 tricks per deal, one winner per trick.
+
+    ``batches[0]`` are the setup's events: deal 1 starts there, announced exactly as the
+    later deals are (DealStarted, the public HandsDealt, one HandShown per seat that all
+    but its holder see), and nothing else happens there.
+    """
     flat = [e for batch in batches for e in batch]
     deals = [e for e in flat if isinstance(e, DealStarted)]
-    assert [d.deal for d in deals] == [2, 3, 4]  # deal 1 is dealt by setup
+    assert [d.deal for d in deals] == [1, 2, 3, 4]
+    announcement = [
+        ("hands_dealt", None, None),
+        *(("hand_shown", s, frozenset(range(n)) - {s}) for s in range(n)),
+    ]
+    for deal in deals:
+        at = flat.index(deal)
+        following = flat[at + 1 : at + 2 + n]
+        assert [(e.type, getattr(e, "seat", None), e.visible_to) for e in following] == (
+            announcement
+        ), f"deal {deal.deal} is announced differently"
+    assert batches[0] == [deals[0], *flat[1 : n + 2]]
     tricks = [e for e in flat if isinstance(e, TrickWon)]
     assert len(tricks) == 40
     assert [t.trick_no for t in tricks] == list(range(1, 11)) * 4
@@ -179,6 +202,8 @@ def check_replay(
 @given(data=st.data())
 def test_random_games_keep_every_invariant_and_replay(n: int, data: st.DataObject) -> None:
     n, seed, options = data.draw(tables(n))
+    raw = json.dumps(options.model_dump(mode="json")).encode()
+    assert TypeAdapter(ENGINE.Options).validate_json(raw, strict=True) == options
     final, log, batches = play_random_game(n, seed, options)
     check_events(n, batches)
     check_replay(n, seed, options, log, final)

@@ -68,6 +68,14 @@ def verify(
     if _canonical(state.model_dump(mode="json")) != _canonical(replay["initial_state"]):
         raise VerificationFailed("the initial state does not follow from the seed")
     passed.append("the initial deal follows from the seed")
+    if "setup_events" in replay:
+        opened = [
+            e.model_dump(mode="json")
+            for e in engine.start(replay["seat_count"], seed, options).events
+        ]
+        if _canonical(opened) != _canonical(replay["setup_events"]):
+            raise VerificationFailed("the setup's events do not follow from the seed")
+        passed.append("the setup's events follow from the seed")
     steps = [
         (step["version"], step["seat"], step.get("kind", ACTION), step["action"])
         for step in replay["actions"]

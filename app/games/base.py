@@ -25,6 +25,7 @@ from typing import (
 )
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import to_json
 
 Seat: TypeAlias = int
 Locale: TypeAlias = Literal["es", "en"]
@@ -228,7 +229,20 @@ class Engine(Protocol):
         ...
 
     def setup(self, n_players: int, seed: int, options: BaseModel) -> BaseModel:
-        """Return the initial state; deterministic in (n_players, seed, options)."""
+        """Return the initial state; deterministic in (n_players, seed, options).
+
+        Always ``start(n_players, seed, options).state``.
+        """
+        ...
+
+    def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
+        """Return the initial state and the events the setup caused, like ``apply`` does.
+
+        The setup is the game's first move by nobody: the first player drawn, deal 1 or
+        round 1 begun, cards dealt (private events carry ``visible_to``). The server logs
+        these events at version 1 (actor ``null``), so that a client or a replay that
+        follows the log sees the first deal or round begin like every later one.
+        """
         ...
 
     def to_act(self, state: BaseModel) -> frozenset[Seat]:
@@ -329,8 +343,21 @@ def by_seat(values: Mapping[Any, T]) -> dict[Seat, T]:
 
 
 def parse_action(engine: Engine, data: Any) -> Any:
-    """Validate raw JSON data into one of the engine's action models (pydantic errors propagate)."""
-    return action_adapter(engine).validate_python(data)
+    """Validate a client's JSON action into one of the engine's action models, strictly.
+
+    Strict JSON-mode validation accepts exactly what ``action_schema`` publishes: an
+    integer is a JSON integer (not ``"3"``, ``true`` or ``3.0``), a boolean is ``true`` or
+    ``false`` (not ``"yes"`` or ``1``). Every element of ``legal_actions`` round-trips.
+    Raises pydantic's ``ValidationError`` naming the field.
+    """
+    return action_adapter(engine).validate_json(to_json(data), strict=True)
+
+
+def parse_options(engine: Engine, data: Any) -> BaseModel:
+    """Validate a client's JSON table options into the engine's ``Options``, strictly
+    (see :func:`parse_action`). Raises pydantic's ``ValidationError`` naming the field."""
+    options: BaseModel = engine.Options.model_validate_json(to_json(data), strict=True)
+    return options
 
 
 def dump(value: BaseModel) -> dict[str, Any]:

@@ -137,10 +137,12 @@ class Connection:
         return out
 
     async def _send_picture(
-        self, service: TableService, snap: Any, since: int, ref: Any = None
+        self, service: TableService, snap: Any, since: int, ref: Any = None, seen: bool = False
     ) -> None:
+        """``since`` 0 asks for no events, unless ``seen``: this socket was sent version 0 (an
+        open table) and now gets the start, whose setup events are version 1."""
         seat = snap.seat_of(self.player_id)
-        events = await service.events_since(snap, since, seat) if since else []
+        events = await service.events_since(snap, since, seat) if since or seen else []
         if events and self.lang:
             events = service.with_text(snap, events, self.lang)
         frame: dict[str, Any] = {
@@ -168,7 +170,7 @@ class Connection:
                 if self._target > self.last_version:
                     snap = await service.snapshot_at_least(self.table_id, self._target)
                     if snap.version > self.last_version:
-                        await self._send_picture(service, snap, self.last_version)
+                        await self._send_picture(service, snap, self.last_version, seen=True)
                 if not self._dirty:
                     return
         except errors.NotFound:

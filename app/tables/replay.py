@@ -1,8 +1,10 @@
 """Re-playing a table's log: setup(seed), then every record in order.
 
 A record is a seat's action, or an undo that takes the table back to the state
-before the action it names. Every path that re-plays a log (state rebuilds,
-step-by-step replays, ``python -m app.verify``) goes through :func:`replay_log`.
+before the action it names. The setup's own record (version 1, kind ``setup``) only
+carries the events of ``Engine.start``; re-playing passes over it. Every path that
+re-plays a log (state rebuilds, step-by-step replays, ``python -m app.verify``) goes
+through :func:`replay_log`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pydantic import BaseModel
 
 from app.games.base import Engine, parse_action
 
-ACTION, UNDO = "action", "undo"
+ACTION, UNDO, SETUP = "action", "undo", "setup"
 
 Step = tuple[int, int | None, str, dict[str, Any]]
 """(version, seat, kind, action): for an undo, ``action`` is ``{"undoes": <version>}``."""
@@ -34,6 +36,8 @@ def replay_log(
     before: dict[int, BaseModel] = {}
     in_force: list[int] = []
     for version, seat, kind, action in steps:
+        if kind == SETUP:
+            continue
         if kind == UNDO:
             target = action.get("undoes")
             if not in_force or in_force[-1] != target or target not in before:

@@ -40,13 +40,14 @@ from app.games.base import (
     describe_event,
     describe_result,
     parse_action,
+    parse_options,
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableUpdate
 from app.tables import clocks
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
-from app.tables.replay import UNDO, final_state, replay_log
+from app.tables.replay import ACTION, SETUP, UNDO, final_state, replay_log
 
 log = logging.getLogger("partida.tables")
 
@@ -557,7 +558,7 @@ class TableService:
         if not isinstance(options, dict):
             raise errors.ValidationFailed("options must be a JSON object", field="options")
         try:
-            parsed = engine.Options.model_validate(options)
+            parsed = parse_options(engine, options)
         except ValidationError as exc:
             raise errors.ValidationFailed(
                 f"invalid options for {engine.info.title}",
@@ -718,11 +719,24 @@ class TableService:
                     )  # fmt: skip
                 engine = self.engine(row.game)
                 options = self._parse_options(engine, row.options, row.seat_count)
-                state = engine.setup(row.seat_count, row.seed, options)
+                state, setup_events = engine.start(row.seat_count, row.seed, options)
                 row.state = state.model_dump(mode="json")
                 row.version = 1
                 row.status = PLAYING
                 row.started_at = row.updated_at = utcnow()
+                # The setup's events (deal 1 or round 1 begun, first player drawn) are version
+                # 1 of the log, by nobody: a client following the log sees the first deal too.
+                session.add(
+                    ActionRecord(
+                        table_id=row.id,
+                        version=1,
+                        seat=None,
+                        action={},
+                        events=[e.model_dump(mode="json") for e in setup_events],
+                        kind=SETUP,
+                        created_at=row.started_at,
+                    )
+                )
                 tc = time_control_of(row.time_control)
                 if tc.clock != "none":
                     row.clocks = clocks.start_clocks(
@@ -772,7 +786,7 @@ class TableService:
             snap = await self.snapshot(table_id)
         seat = self._my_seat(snap, player)
         _check_client_id(client_id)
-        return await self._act(snap.id, seat, version, action, client_id)
+        return await self._act(snap.id, seat, version, action, client_id, offer_undo=True)
 
     @staticmethod
     def _my_seat(snap: Snapshot, player: Player) -> int:
@@ -794,7 +808,11 @@ class TableService:
         client_id: str | None,
         *,
         timed_out: bool = False,
+        offer_undo: bool = False,
     ) -> dict[str, Any]:
+        """The gauntlet and the commit; with ``offer_undo`` the answer says whether the seat
+        may take the action back now (``undoable``), so that no client offers what the rules
+        make final or what revealed something."""
         started = time.perf_counter()
         async with self._lock(table_id):
             # The cached snapshot is trusted when the client agrees with its version: the
@@ -809,7 +827,9 @@ class TableService:
             # An idempotent retry is not a new action: it is answered before the status and
             # version checks, which the first attempt already passed (and which it moved on).
             if client_id is not None and not client_id.startswith(SERVER_MOVES):
-                replayed = await self._idempotent_answer(snap, seat, client_id)
+                replayed = await self._idempotent_answer(
+                    snap, seat, client_id, offer_undo=offer_undo
+                )
                 if replayed is not None:
                     return replayed
             # 3. playing
@@ -857,7 +877,12 @@ class TableService:
                 timed_out=timed_out,
             )  # fmt: skip
             new_snap = self._cache[table_id]
-        return await self._after_commit(snap, new_snap, seat, event_dicts, started)
+        answer = await self._after_commit(snap, new_snap, seat, event_dicts, started)
+        if offer_undo:
+            answer["undoable"] = new_snap.status == PLAYING and engine.undoable(
+                snap.state, seat, parsed
+            )
+        return answer
 
     async def _after_commit(
         self,
@@ -916,10 +941,7 @@ class TableService:
                 )
             if (last.client_id or "").startswith(SERVER_MOVES):
                 raise errors.NotUndoable("a bot made that move for your seat; it stands")
-            if snap.previous is not None and snap.previous[0] == snap.version - 1:
-                before = snap.previous[1]
-            else:
-                before = await self.replay_state(snap, upto=snap.version - 1)
+            before = await self._state_before_last(snap)
             engine = snap.engine
             if not engine.undoable(before, seat, parse_action(engine, last.action)):
                 raise errors.NotUndoable(
@@ -1023,8 +1045,14 @@ class TableService:
             patches={},
         )
 
+    async def _state_before_last(self, snap: Snapshot) -> BaseModel:
+        """The state before the table's last version (kept from the last commit, or re-played)."""
+        if snap.previous is not None and snap.previous[0] == snap.version - 1:
+            return snap.previous[1]
+        return await self.replay_state(snap, upto=snap.version - 1)
+
     async def _idempotent_answer(
-        self, snap: Snapshot, seat: int, client_id: str
+        self, snap: Snapshot, seat: int, client_id: str, *, offer_undo: bool = False
     ) -> dict[str, Any] | None:
         async with self.sessionmaker() as session:
             record = (
@@ -1041,6 +1069,18 @@ class TableService:
         past = await self.snapshot_at(snap, record.version)
         events = redact_events([(record.version, record.seat, record.events)], seat)
         answer = self.picture(past, seat, events=events)
+        if offer_undo:
+            # The same question as the first answer's, asked now: still the table's last
+            # move, the seat's own, and one the rules let it take back.
+            engine = snap.engine
+            answer["undoable"] = (
+                record.kind == ACTION
+                and record.version == snap.version
+                and snap.status == PLAYING
+                and engine.undoable(
+                    await self._state_before_last(snap), seat, parse_action(engine, record.action)
+                )
+            )
         answer["replayed"] = True
         return answer
 
@@ -1089,7 +1129,7 @@ class TableService:
         self, snap: Snapshot, since: int, seat: int | None
     ) -> list[dict[str, Any]] | None:
         """Events after ``since`` visible to ``seat``; None when too far behind (send a snapshot)."""
-        since = max(since, 1)
+        since = max(since, 0)
         if since >= snap.version:
             return []
         if snap.version - since > self.settings.catch_up_limit:
@@ -1116,7 +1156,11 @@ class TableService:
         engine = snap.engine
         options = engine.Options.model_validate(snap.options)
         initial = engine.setup(snap.seat_count, snap.seed, options)
-        records = await self.log_records(table_id, 1)
+        records = await self.log_records(table_id, 0)
+        setup = [r for r in records if r.kind == SETUP]
+        records = [r for r in records if r.kind != SETUP]
+        # Tables started before the setup was logged have no setup record: no setup_events.
+        setup_events = {"setup_events": setup[0].events} if setup else {}
         return {
             "table": self.table_public(snap),
             "seed": snap.seed,
@@ -1124,6 +1168,7 @@ class TableService:
             "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
             "seat_count": snap.seat_count,
             "initial_state": initial.model_dump(mode="json"),
+            **setup_events,
             "actions": [
                 {"version": r.version, "seat": r.seat, "action": r.action, "events": r.events,
                  "kind": r.kind, "at": _iso(r.created_at)}
@@ -1154,14 +1199,15 @@ class TableService:
         state = engine.setup(
             snap.seat_count, snap.seed, engine.Options.model_validate(snap.options)
         )
-        records = await self.log_records(table_id, 1)
-        states = replay_log(engine, state, [_step(r) for r in records])
+        records = await self.log_records(table_id, 0)
+        by_version = {r.version: r for r in records}
+        states = replay_log(engine, state, [_step(r) for r in records if r.version > 1])
         steps: list[dict[str, Any]] = []
         end = start + count
         for version in range(1, snap.version + 1):
-            record = None
+            # Version 1 is the setup: its record (if the table has one) carries its events.
+            record = by_version.get(version)
             if version > 1:
-                record = records[version - 2]
                 _version, state = next(states)
             if version < start:
                 continue
@@ -1183,7 +1229,7 @@ class TableService:
                 {
                     "version": version,
                     "actor": None if record is None else record.seat,
-                    "action": None if record is None else record.action,
+                    "action": None if record is None or record.kind == SETUP else record.action,
                     "kind": None if record is None else record.kind,
                     "events": events,
                     "state" if perspective == "full" else "view": picture,

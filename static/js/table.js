@@ -232,9 +232,13 @@ function onState(frame) {
   if (state.pending && (frame.ref === state.pending.id || frame.version > state.pending.version)) {
     clearPending();
   }
-  // "Take back" is offered right after my own accepted action, until anything else happens.
-  if (answered === "action" && frame.status === "playing") state.undo = { version: frame.version };
-  else if (answered === "undo" || (state.undo && frame.version > state.undo.version)) state.undo = null;
+  // "Take back" is offered right after my own accepted action when the server says the rules
+  // allow it (frame.undoable: nothing final, nothing revealed), until anything else happens.
+  if (answered === "action" && frame.status === "playing" && frame.undoable === true) {
+    state.undo = { version: frame.version };
+  } else if (answered === "undo" || answered === "action" || (state.undo && frame.version > state.undo.version)) {
+    state.undo = null;
+  }
   state.clock = frame.clock ? { ...frame.clock, offset: frame.clock.server_time - Date.now() / 1000 } : null;
   const complete = frame.events_complete !== false;
   addEvents(frame.events);

@@ -13,7 +13,8 @@ import pytest
 
 from app.games import REGISTRY
 from app.games.base import Result
-from tests.support.client import make_table, new_player
+from app.verify import verify
+from tests.support.client import Player, make_table, new_player
 
 CASES: list[tuple[str, int, dict[str, Any]]] = []
 if "luz" in REGISTRY:
@@ -86,6 +87,7 @@ def test_a_person_and_bots_play_to_a_final_result(
     assert sorted(result["ranking"]) == list(range(seats))
     assert set(result["scores"]) == {str(s) for s in range(seats)}
     assert acted > 0
+    _check_the_setup_is_logged(http, person, table["id"], game, seats)
     # Asked in a language, the result also explains its ties for people (the engine's
     # text from the stored result; "" when nobody tied); tiebreak itself is unchanged.
     engine = REGISTRY[game]
@@ -97,3 +99,39 @@ def test_a_person_and_bots_play_to_a_final_result(
         assert not re.search(
             r"\b(seats?|asientos?|players?|jugador) 0\b", localized["tiebreak_text"], re.I
         )
+
+
+# How each game announces the start of a deal or round, and how many the game had.
+OPENINGS: dict[str, tuple[str, str]] = {
+    "luz": ("deal_started", "deal"),
+    "mine": ("round_started", "round"),
+}
+
+
+def _check_the_setup_is_logged(
+    http: httpx.Client, person: Player, tid: str, game: str, seats: int
+) -> None:
+    """Version 1 of the log is the setup: the events of ``Engine.start`` (as the person may
+    see them, by nobody), so that the first deal or round begins in the log like the others."""
+    engine = REGISTRY[game]
+    replay = http.get(f"/api/v1/tables/{tid}/replay").json()
+    options = engine.Options.model_validate(replay["table"]["options"])
+    opened = engine.start(seats, replay["seed"], options).events
+    assert replay["setup_events"] == [e.model_dump(mode="json") for e in opened]
+    log = person.get(f"/api/v1/tables/{tid}/log").json()["events"]
+    first = [e for e in log if e["version"] == 1]
+    seen = [e.model_dump(mode="json") for e in opened if e.is_visible_to(0)]
+    assert first == [
+        {"version": 1, "actor": None, **{k: v for k, v in e.items() if k != "visible_to"}}
+        for e in seen
+    ]
+    if game in OPENINGS:
+        kind, number = OPENINGS[game]
+        begun = [e[number] for e in log if e["type"] == kind]
+        assert (
+            begun == list(range(1, len(begun) + 1)) and begun[0] == 1 and first[0]["type"] == kind
+        )
+        if game == "luz":
+            assert len(begun) == 4  # a Luz game is always four deals (§7)
+    # The log still replays and verifies (the setup record is passed over).
+    assert verify(replay, games=REGISTRY)

@@ -56,7 +56,8 @@ def test_the_replay_verifies_against_the_noted_commitment(http: httpx.Client) ->
     replay = http.get(f"/api/v1/tables/{tid}/replay").json()
     assert commitment(replay["seed_secret"]) == noted
     checks = verify(replay, test_games(), expected_commitment=noted)  # type: ignore[arg-type]
-    assert len(checks) == 6
+    assert len(checks) == 7
+    assert "the setup's events follow from the seed" in checks
 
 
 @pytest.mark.parametrize(
@@ -65,6 +66,7 @@ def test_the_replay_verifies_against_the_noted_commitment(http: httpx.Client) ->
         lambda r: r.update(seed_secret="0" * 64),
         lambda r: r.update(seed=r["seed"] ^ 1),
         lambda r: r["actions"].pop(),
+        lambda r: r["setup_events"].append({"type": "passed", "seat": 0, "visible_to": None}),
         lambda r: r["result"]["scores"].update({"0": 999}),
     ],
 )

@@ -13,7 +13,7 @@ import pytest
 from app.main import create_app
 from app.verify import verify
 from tests.conftest import test_games, test_settings
-from tests.support.client import Player, make_table, new_player
+from tests.support.client import Player, acting, make_table, new_player
 from tests.support.databases import fresh_database
 from tests.support.live import LiveServer, temporary_server
 from tests.support.wsclient import Socket
@@ -427,3 +427,42 @@ def test_moves_the_server_made_cannot_be_taken_back_and_their_ids_are_reserved(
     _wait(lambda: a.state(tid)["legal_actions"])
     r = _undo(a, tid, a.state(tid)["version"])
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_undoable"
+
+
+def _bet(state: dict[str, Any]) -> dict[str, Any]:
+    return next(a for a in state["legal_actions"] if a["type"] == "place_bet")
+
+
+def test_what_the_rules_make_final_is_never_offered_nor_taken_back(http: httpx.Client) -> None:
+    """Issue 16: a Luz bet is final (luz.md §5.5, §9); a MINE! pass is final (§5.2) and a
+    placement after which the dummy director shows its move cannot be taken back."""
+    # Luz: every seat bets in turn; each answer says "not undoable" and an undo is refused.
+    players = [new_player(http, f"B{i}") for i in range(3)]
+    tid = make_table(players[0], "luz", 3)["id"]
+    for p in players[1:]:
+        assert p.post(f"/api/v1/tables/{tid}/join").status_code == 200
+    assert players[0].post(f"/api/v1/tables/{tid}/start").status_code == 200
+    for _ in range(3):
+        p, state = acting(players, tid)
+        r = p.act(tid, state["version"], _bet(state))
+        assert r.status_code == 200 and r.json()["undoable"] is False, r.text
+        refused = _undo(p, tid, r.json()["version"])
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_undoable"
+        assert p.state(tid)["version"] == r.json()["version"]
+    # MINE! with the dummy after seat 1: seat 1's placement brings the dummy's move.
+    a, b = new_player(http, "M0"), new_player(http, "M1")
+    tid = make_table(a, "mine", 2, {"dummy": True, "first_player": 1})["id"]
+    assert b.post(f"/api/v1/tables/{tid}/join").status_code == 200
+    assert a.post(f"/api/v1/tables/{tid}/start").status_code == 200
+    state = b.state(tid)
+    place = next(x for x in state["legal_actions"] if x["type"] != "pass")
+    r = b.act(tid, state["version"], place)
+    assert r.status_code == 200 and r.json()["undoable"] is False, r.text
+    assert any(e.get("director") == 2 for e in r.json()["events"]), "the dummy moved"
+    refused = _undo(b, tid, r.json()["version"])
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_undoable"
+    p, state = acting([a, b], tid)
+    passing = next(x for x in state["legal_actions"] if x["type"] == "pass")
+    r = p.act(tid, state["version"], passing)
+    assert r.status_code == 200 and r.json()["undoable"] is False, r.text
+    assert _undo(p, tid, r.json()["version"]).status_code == 409

@@ -260,3 +260,32 @@ def test_asyncapi_document_describes_every_frame(http: httpx.Client) -> None:
     assert set(query["lang"]["enum"]) == {"es", "en"}
     assert "1" in query["delta"]["enum"]
     assert "/asyncapi.json" in http.get("/openapi.json").json()["info"]["description"]
+
+
+def test_sockets_open_before_the_start_get_the_setup_events_each_as_its_seat_may(
+    http: httpx.Client, live: LiveServer
+) -> None:
+    """Luz deals at the start: the version-1 frame carries deal 1's events, each seat's
+    own hand shown only to the others (a seat never sees its own cards' values)."""
+    players = [new_player(http, f"L{i}") for i in range(3)]
+    tid = make_table(players[0], "luz", 3)["id"]
+    for p in players[1:]:
+        assert p.post(f"/api/v1/tables/{tid}/join").status_code == 200
+    socks = [_socket(live, tid, p) for p in players]
+    spectator = _socket(live, tid)
+    for sock in [*socks, spectator]:
+        assert _first_state(sock)["version"] == 0
+    assert players[0].post(f"/api/v1/tables/{tid}/start").status_code == 200
+    for seat, sock in enumerate(socks):
+        events = sock.state_at(1)["events"]
+        assert events[0]["type"] == "deal_started" and events[0]["deal"] == 1
+        assert all(e["version"] == 1 and e["actor"] is None for e in events)
+        shown = {e["seat"] for e in events if e["type"] == "hand_shown"}
+        assert shown == {0, 1, 2} - {seat}
+    public = spectator.state_at(1)["events"]
+    assert [e["type"] for e in public] == ["deal_started", "hands_dealt"]
+    # Nothing to take back at the start: the setup is nobody's action.
+    r = players[0].post(f"/api/v1/tables/{tid}/undo", {"version": 1})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_undoable"
+    for sock in [*socks, spectator]:
+        sock.close()

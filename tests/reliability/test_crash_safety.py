@@ -40,7 +40,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.games import REGISTRY
 from app.games.base import Engine
-from app.tables.replay import Step, replay_log
+from app.tables.replay import SETUP, Step, replay_log
 from tests.reliability._crash_clients import (
     AFTER_ACK,
     IN_FLIGHT,
@@ -176,11 +176,13 @@ def _check_store(
     """Every invariant the database must keep, whatever the kill did; the table as stored."""
     rows, table = _read(url, tid)
     status, version, seed, seat_count = str(table[0]), int(table[1]), int(table[3]), table[4]
+    # The start is version 1, logged with the setup's events and no seat; every move after it
+    # is one record per version, none skipped or doubled.
+    setup = [row for row in rows if str(row[2]) == SETUP]
+    assert [(int(row[0]), row[1]) for row in setup] == [(1, None)], f"the setup record: {setup}"
     log = {
-        int(v): Record(int(v), int(s), str(k), _json(a), c) for v, s, k, a, c in rows
+        int(v): Record(int(v), int(s), str(k), _json(a), c) for v, s, k, a, c in rows if k != SETUP
     }  # fmt: skip
-
-    # Versions: the start is 1, then one record per version, none skipped or doubled.
     assert sorted(log) == list(range(2, 2 + len(log))), f"a version was skipped: {sorted(log)}"
     assert version == 1 + len(log), f"the table is at {version} with {len(log)} records"
 

@@ -128,6 +128,10 @@ class PickEngine:
             bonuses=[[] for _ in range(n_players)],
         )  # fmt: skip
 
+    def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
+        # The first seat is drawn in secret from nobody: the pile is public, nothing to announce.
+        return Transition(self.setup(n_players, seed, options), [])
+
     def to_act(self, state: BaseModel) -> frozenset[Seat]:
         assert isinstance(state, PickState)
         return frozenset() if state.loser is not None else frozenset({state.turn})

@@ -283,6 +283,17 @@ def test_supply_shortage_with_one_colour_left_is_automatic() -> None:
     assert s.phase == "place" and s.active == BEN
 
 
+def test_supply_out_altogether_leaves_the_cart_empty_at_full_price() -> None:
+    """§7.1 step 4: only when the whole supply is out does a bought cart stay empty."""
+    s = _factory_scenario(grey_supply=1)
+    s.coal.update({"Y": 0, "B": 0, "K": 0})
+    s, _ = act(s, ANNA, PlaceWorker(space="FACT-3"))
+    assert s.players[ANNA].tiles[0].carts == ["G", None]
+    assert s.players[ANNA].money == 1  # the full price of 6, one cart empty or not
+    assert s.coal == {"Y": 0, "B": 0, "G": 0, "K": 0}
+    assert s.phase == "place" and s.active == BEN
+
+
 # --------------------------------------------------------------------------- Example 5
 
 

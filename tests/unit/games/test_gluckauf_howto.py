@@ -323,3 +323,22 @@ def test_rules_pages_have_the_same_structure_in_both_languages() -> None:
         )
 
     assert skeleton(_fragment("es")) == skeleton(_fragment("en"))
+
+
+#: What the choose_coal entry must say (gluckauf.md §7.1 step 4, as the engine plays it:
+#: tests/unit/games/test_gluckauf_examples.py): with the supply out the cart stays empty.
+COAL_OUT_WORDS = {
+    "en": ("If the coal supply is out altogether, the cart stays empty", "full price"),
+    "es": (
+        "Si la reserva de carbón se ha agotado del todo, la vagoneta se queda vacía",
+        "precio entero",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_page_says_a_bought_cart_stays_empty_when_the_supply_is_out(lang: str) -> None:
+    html = _fragment(lang)
+    start = html.index('data-action-type="choose_coal"')
+    entry = html[start : html.index("</dd>", start)]
+    assert all(words in entry for words in COAL_OUT_WORDS[lang])

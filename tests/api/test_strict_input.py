@@ -175,3 +175,23 @@ def test_a_type_confused_option_is_refused_and_creates_no_table(
     assert _names_field(r.json(), (name,)), r.text
     mine = owner.get("/api/v1/tables", params={"status": "open", "game": game}).json()
     assert all(t["owner"]["id"] != owner.id for t in mine)
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [({"characters": "draft"}, "characters"), ({"characters": "random"}, "characters"),
+     ({"hidden_sp": True}, "hidden_sp")],
+)  # fmt: skip
+def test_solo_ginkgopolis_refuses_the_options_that_do_nothing_solo(
+    http: httpx.Client, options: dict[str, Any], named: str
+) -> None:
+    owner = new_player(http, "O")
+    r = owner.post("/api/v1/tables", {"game": "ginkgopolis", "seats": 1, "options": options})
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert error["code"] == "validation_error" and named in error["message"], error
+    mine = owner.get("/api/v1/tables", params={"status": "open", "game": "ginkgopolis"}).json()
+    assert all(t["owner"]["id"] != owner.id for t in mine)
+    # The same options are fine with two seats, where they do something.
+    r = owner.post("/api/v1/tables", {"game": "ginkgopolis", "seats": 2, "options": options})
+    assert r.status_code == 201, r.text

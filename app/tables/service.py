@@ -931,7 +931,7 @@ class TableService:
                 )
             records = await self.log_records(table_id, snap.version - 1, limit=1)
             last = records[0] if records else None
-            if last is None or last.version != snap.version or last.kind != "action":
+            if last is None or last.version != snap.version or last.kind != ACTION:
                 raise errors.NotUndoable(
                     "there is no action to take back: the last move was not an action"
                 )
@@ -1201,7 +1201,7 @@ class TableService:
         )
         records = await self.log_records(table_id, 0)
         by_version = {r.version: r for r in records}
-        states = replay_log(engine, state, [_step(r) for r in records if r.version > 1])
+        states = replay_log(engine, state, [_step(r) for r in records])
         steps: list[dict[str, Any]] = []
         end = start + count
         for version in range(1, snap.version + 1):

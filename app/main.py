@@ -253,6 +253,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "Content-Type"],
+            expose_headers=["X-Next-Cursor", "Link"],  # GET /tables pagination
         )
     app.add_middleware(RateLimitMiddleware, limiter=limiter)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)

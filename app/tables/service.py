@@ -44,7 +44,7 @@ from app.games.base import (
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableUpdate
-from app.tables import clocks
+from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
 from app.tables.replay import ACTION, SETUP, UNDO, final_state, replay_log
@@ -375,6 +375,25 @@ class TableService:
     def invalidate(self, table_id: str) -> None:
         self._cache.pop(table_id, None)
 
+    @staticmethod
+    def check_visible(snap: Snapshot, viewer_id: str | None, invite: str | None = None) -> None:
+        """A private table is readable only by its seated players and by holders of its invite
+        code; to anybody else it answers exactly as a table that does not exist (404), so its id
+        is never confirmed."""
+        if not snap.private or snap.seat_of(viewer_id) is not None:
+            return
+        if invite and secrets.compare_digest(invite.encode(), snap.invite_code.encode()):
+            return
+        raise errors.NotFound(f"no table '{snap.id}'")
+
+    async def visible_snapshot(
+        self, table_id: str, viewer: Player | None, invite: str | None = None
+    ) -> Snapshot:
+        """The table as stored now, if the viewer may read it (see ``check_visible``)."""
+        snap = await self.snapshot(table_id)
+        self.check_visible(snap, viewer.id if viewer else None, invite)
+        return snap
+
     # ------------------------------------------------------------------ public shapes
 
     def table_public(
@@ -572,29 +591,37 @@ class TableService:
         return parsed
 
     async def list_tables(
-        self, status: str | None, game: str | None, viewer: Player | None = None, limit: int = 200
-    ) -> list[dict[str, Any]]:
-        """Tables newest first; private tables only for the players seated at them."""
+        self,
+        status: str | None,
+        game: str | None,
+        viewer: Player | None = None,
+        limit: int = lobby.MAX_PAGE,
+        cursor: str | None = None,
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of tables, newest first, and the cursor of the next page (None at the end).
+
+        Private tables are excluded by the query itself unless the viewer is seated at them
+        (app.tables.lobby), so a page is always full of tables the viewer may see."""
         if status is not None and status not in STATUSES:
             raise errors.ValidationFailed(
                 f"status must be one of {', '.join(STATUSES)}", field="status"
             )
         if game is not None:
             self.engine(game)
-        async with self.sessionmaker() as session:
-            query = select(GameTable).order_by(GameTable.created_at.desc()).limit(limit)
-            if status is not None:
-                query = query.where(GameTable.status == status)
-            if game is not None:
-                query = query.where(GameTable.game == game)
-            rows = (await session.execute(query)).unique().scalars().all()
-            snaps = [self._lightweight(row) for row in rows if row.game in self.games]
+        if not 1 <= limit <= lobby.MAX_PAGE:
+            raise errors.ValidationFailed(f"limit is 1..{lobby.MAX_PAGE}", field="limit")
         viewer_id = viewer.id if viewer else None
-        return [
-            self.table_public(s, viewer_id)
-            for s in snaps
-            if not s.private or s.seat_of(viewer_id) is not None
-        ]
+        query = lobby.listing_query(
+            status=status, game=game, games=self.games, viewer_id=viewer_id, cursor=cursor,
+            limit=limit + 1,
+        )  # fmt: skip
+        async with self.sessionmaker() as session:
+            rows = list((await session.execute(query)).unique().scalars().all())
+            more = len(rows) > limit
+            rows = rows[:limit]
+            snaps = [self._lightweight(row) for row in rows]
+        following = lobby.encode_cursor(rows[-1].created_at, rows[-1].id) if more else None
+        return [self.table_public(s, viewer_id) for s in snaps], following
 
     def _lightweight(self, row: GameTable) -> Snapshot:
         """A snapshot for listings: no state parsing (the listing never shows a view)."""
@@ -633,9 +660,15 @@ class TableService:
         self, table_id: str, player: Player, invite: str | None = None
     ) -> tuple[Snapshot, int]:
         def change(row: GameTable) -> int:
-            if row.private and not secrets.compare_digest(invite or "", row.invite_code):
-                raise errors.Forbidden("this table is private: join it through its invite link")
-            if any(s.player_id == player.id for s in row.seats):
+            seated = any(s.player_id == player.id for s in row.seats)
+            if (
+                row.private
+                and not seated
+                and not secrets.compare_digest((invite or "").encode(), row.invite_code.encode())
+            ):
+                # Without its code a private table is not confirmed to exist.
+                raise errors.NotFound(f"no table '{table_id}'")
+            if seated:
                 raise errors.AlreadySeated("you already hold a seat at this table")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
             if not free:
@@ -643,6 +676,8 @@ class TableService:
             free[0].player_id = player.id
             return free[0].seat
 
+        # Checked before the lobby rules too: a running private table is not confirmed either.
+        self.check_visible(await self.snapshot(table_id), player.id, invite)
         snap, seat = await self._change_seats(table_id, change)
         assert seat is not None
         return snap, seat
@@ -765,9 +800,13 @@ class TableService:
     # ------------------------------------------------------------------ playing
 
     async def state_for(
-        self, table_id: str, player: Player | None, lang: Locale | None = None
+        self,
+        table_id: str,
+        player: Player | None,
+        lang: Locale | None = None,
+        invite: str | None = None,
     ) -> dict[str, Any]:
-        snap = await self.snapshot(table_id)
+        snap = await self.visible_snapshot(table_id, player, invite)
         return self.picture(snap, snap.seat_of(player.id if player else None), lang=lang)
 
     async def act(
@@ -791,6 +830,8 @@ class TableService:
     @staticmethod
     def _my_seat(snap: Snapshot, player: Player) -> int:
         seat = snap.seat_of(player.id)
+        if seat is None and snap.private:
+            raise errors.NotFound(f"no table '{snap.id}'")  # not confirmed to outsiders
         if seat is None:
             raise errors.NotSeated("you hold no seat at this table; spectators cannot act")
         if snap.seats[seat].taken_over:
@@ -1141,16 +1182,23 @@ class TableService:
         return redact_events(((r.version, r.seat, r.events) for r in records), seat)
 
     async def public_log(
-        self, table_id: str, player: Player | None, since: int, lang: Locale | None = None
+        self,
+        table_id: str,
+        player: Player | None,
+        since: int,
+        lang: Locale | None = None,
+        invite: str | None = None,
     ) -> dict[str, Any]:
-        snap = await self.snapshot(table_id)
+        snap = await self.visible_snapshot(table_id, player, invite)
         seat = snap.seat_of(player.id if player else None)
         records = await self.log_records(table_id, max(since, 0))
         events = redact_events(((r.version, r.seat, r.events) for r in records), seat)
         return {"version": snap.version, "events": self.with_text(snap, events, lang)}
 
-    async def replay(self, table_id: str) -> dict[str, Any]:
-        snap = await self.snapshot(table_id)
+    async def replay(
+        self, table_id: str, player: Player | None = None, invite: str | None = None
+    ) -> dict[str, Any]:
+        snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished("the full history is shown only after the game has ended")
         engine = snap.engine
@@ -1179,12 +1227,18 @@ class TableService:
         }  # fmt: skip
 
     async def replay_steps(
-        self, table_id: str, perspective: str, start: int, count: int
+        self,
+        table_id: str,
+        perspective: str,
+        start: int,
+        count: int,
+        player: Player | None = None,
+        invite: str | None = None,
     ) -> dict[str, Any]:
         """Step-by-step replay after the end: for versions start..start+count-1, what the chosen
         perspective saw — the full state ("full"), a spectator's view ("spectator") or a seat's view
         ("0", "1", …) — with the action and the events visible from there."""
-        snap = await self.snapshot(table_id)
+        snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished("the replay is shown only after the game has ended")
         seat: int | None = None

@@ -35,6 +35,7 @@ log = logging.getLogger("partida.realtime")
 # The auth-failure close code of API.md; a blocked player's sockets close with it too
 # (reason BLOCKED), so clients stop reconnecting with a token that no longer works.
 CLOSE_AUTH = 4401
+CLOSE_NOT_FOUND = 4404  # as app.realtime.ws: the table is gone, or no longer readable
 BLOCKED = "player blocked"
 # How long the hub remembers a revocation, for sockets whose token was checked before the
 # block but that register only after the notice (see Hub.revoked_since).
@@ -100,6 +101,23 @@ class Connection:
                 await self.websocket.close(CLOSE_AUTH, reason)
             except Exception:
                 log.debug("closing a revoked socket failed", exc_info=True)
+
+    async def lose_table(self) -> None:
+        """The socket may no longer read its (private) table: a ``not_found`` error frame,
+        close 4404 as for an unknown table, and no more frames."""
+        if self.revoked:
+            return
+        self.revoked = True
+        self.cancel()
+        frame = {"type": "error", **errors.NotFound(f"no table '{self.table_id}'").envelope()}
+        async with self._send_lock:
+            if self.websocket.application_state != WebSocketState.CONNECTED:
+                return
+            try:
+                await self.websocket.send_text(orjson.dumps(frame).decode())
+                await self.websocket.close(CLOSE_NOT_FOUND, "no such table")
+            except Exception:
+                log.debug("closing a socket that lost its table failed", exc_info=True)
 
     async def send_state(
         self, service: TableService, *, since: int | None = None, ref: Any = None
@@ -265,6 +283,16 @@ class Hub:
             gone = {"type": "table", "table": None, "deleted": update.table_id}
             await asyncio.gather(*(c.send(gone) for c in list(conns)), return_exceptions=True)
             return
+        if snap.private:
+            # A player who left a private table (and holds no invite) may not read it any more.
+            for c in list(conns):
+                try:
+                    self.service.check_visible(
+                        snap, c.player_id, c.websocket.query_params.get("invite")
+                    )
+                except errors.NotFound:
+                    await c.lose_table()
+            conns = {c for c in conns if not c.revoked}
         # Each socket gets the table as its player may see it (a private table's invite
         # code goes to the players seated there only).
         await asyncio.gather(

@@ -215,3 +215,31 @@ def test_only_seated_players_post_into_a_tables_chat(
     finally:
         seated.close()
         watching.close()
+
+
+def test_a_player_who_leaves_a_private_table_stops_reading_it(
+    http: httpx.Client, live: LiveServer
+) -> None:
+    """Sockets are checked when the seats change, not only on connect: a player who leaves
+    (and holds no invite) loses the socket as for an unknown table; an invite holder's stays."""
+    _owner, friend, tid, code = _private_table(http)
+    leaving = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={friend.token}")
+    invited = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?invite={code}")
+    try:
+        leaving.until(lambda f: f["type"] == "state")
+        invited.until(lambda f: f["type"] == "state")
+        assert friend.post(f"/api/v1/tables/{tid}/leave").status_code == 204
+        gone = leaving.until(lambda f: f["type"] in ("error", "table"))
+        assert gone["type"] == "error" and gone["error"]["code"] == "not_found", gone
+        with pytest.raises(ConnectionClosed) as closed:
+            leaving.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+        # The invite holder still follows the table: it sees the seat free again.
+        table = invited.until(
+            lambda f: f["type"] == "table" and f["table"]["seats"][1]["player"] is None
+        )
+        assert table["table"]["id"] == tid
+        assert friend.get(f"/api/v1/tables/{tid}").status_code == 404
+    finally:
+        leaving.close()
+        invited.close()

@@ -1003,7 +1003,10 @@ class TableService:
                 if done.rowcount != 1:
                     current = (
                         await conn.execute(select(GameTable.version).where(GameTable.id == snap.id))
-                    ).scalar_one()
+                    ).scalar_one_or_none()
+                    if current is None:
+                        # Deleted meanwhile (by another instance: this one's cache still had it).
+                        raise errors.NotFound(f"no table '{snap.id}'")
                     raise errors.StaleVersion(
                         "another action was applied first", current_version=current
                     )
@@ -1025,7 +1028,7 @@ class TableService:
             raise errors.StaleVersion(
                 "another action was applied first", current_version=latest.version
             ) from None
-        except errors.StaleVersion:
+        except (errors.StaleVersion, errors.NotFound):
             self.invalidate(snap.id)
             raise
         recent = snap.recent

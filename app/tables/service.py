@@ -375,6 +375,10 @@ class TableService:
     def invalidate(self, table_id: str) -> None:
         self._cache.pop(table_id, None)
 
+    def invalidate_all(self) -> None:
+        """Forget every cached table (after a broker outage: some notices may be lost)."""
+        self._cache.clear()
+
     # ------------------------------------------------------------------ public shapes
 
     def table_public(

@@ -10,6 +10,7 @@ across instances through Redis as before. No request ever answers 500.
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import time
 import uuid
@@ -20,8 +21,10 @@ from typing import Any
 import httpx
 import pytest
 import redis
+from redis.asyncio import Redis
 
 from app.games import REGISTRY
+from app.realtime.broker import RedisBroker, TableUpdate
 from tests.support.client import Player, make_table, new_player
 from tests.support.databases import fresh_database
 from tests.support.process import ServerProcess, free_port
@@ -173,3 +176,61 @@ def test_sockets_on_both_instances_ride_out_a_redis_outage(
             s.close()
     assert all(code < 500 for _, code in answers.codes), answers.codes
     assert _http_5xx(a) == [] and _http_5xx(b) == []
+
+
+async def _one_sided_outage(url: str) -> None:
+    channel = f"partida-outage-{uuid.uuid4().hex[:8]}"
+    got: dict[str, list[TableUpdate]] = {"a": [], "b": []}
+
+    def listener(name: str) -> Any:
+        async def receive(update: TableUpdate) -> None:
+            got[name].append(update)
+
+        return receive
+
+    async def until_b_has(update: TableUpdate) -> None:
+        for _ in range(600):
+            if update in got["b"]:
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"instance B never got {update}: {got['b']}")
+
+    a, b = RedisBroker(url, channel), RedisBroker(url, channel)
+    await a.start(listener("a"))
+    await b.start(listener("b"))
+    try:
+        first = TableUpdate("t1", 2, "state")
+        await a.publish(first)
+        await until_b_has(first)
+        # The publisher got its own update once: locally, not a second time through Redis.
+        assert got["a"] == [first]
+
+        # A alone loses Redis for one publication (B's subscription notices nothing): A's
+        # sockets still get it, the caller sees no error.
+        link = a._redis
+        a._redis = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens
+        lost = TableUpdate("t1", 3, "state")
+        await a.publish(lost)
+        assert got["a"][-1] == lost
+        await a._redis.aclose()
+        a._redis = link
+
+        # A's next publication first tells every instance to resync (B catches up on what
+        # it missed), then carries the update itself.
+        later = TableUpdate("t2", 1, "table")
+        await a.publish(later)
+        await until_b_has(later)
+        assert lost not in got["b"]
+        assert got["b"][-2:] == [TableUpdate("", 0, "resync"), later]
+    finally:
+        await a.stop()
+        await b.stop()
+
+
+def test_an_instance_that_could_not_publish_makes_the_others_resync(tmp_path: Path) -> None:
+    server = RedisServer(tmp_path)
+    server.start()
+    try:
+        asyncio.run(_one_sided_outage(server.url))
+    finally:
+        server.stop()

@@ -251,10 +251,37 @@ class Hub:
         at = self._revoked.get(player_id) if player_id is not None else None
         return at is not None and at >= verified_at
 
+    async def resync(self) -> None:
+        """The broker may have missed updates (Redis was unreachable): forget every cached
+        table (seats and take-overs change without a new version), then send each socket held
+        here its table as it stands and its state with the events it missed."""
+        self.service.invalidate_all()
+        for table_id, conns in list(self.tables.items()):
+            try:
+                snap = await self.service.snapshot(table_id)
+            except errors.NotFound:
+                gone = {"type": "table", "table": None, "deleted": table_id}
+                await asyncio.gather(*(c.send(gone) for c in list(conns)), return_exceptions=True)
+                continue
+            except Exception:
+                log.warning("could not resync a table", exc_info=True, extra={"table": table_id})
+                continue
+            await asyncio.gather(
+                *(self._catch_up(c, snap) for c in list(conns)), return_exceptions=True
+            )
+
+    async def _catch_up(self, conn: Connection, snap: Any) -> None:
+        table = self.service.table_public(snap, conn.player_id, conn.lang)
+        await conn.send({"type": "table", "table": table})
+        await conn.send_state(self.service)
+
     async def on_update(self, update: TableUpdate) -> None:
         if update.kind == "revoked":
             # Not a table: the notice carries the blocked player's id.
             await self.revoke_player(update.table_id)
+            return
+        if update.kind == "resync":
+            await self.resync()
             return
         if update.kind in ("table", "refresh"):
             # Seats change without a new version: whatever this process cached is old.

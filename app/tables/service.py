@@ -394,6 +394,10 @@ class TableService:
         self.check_visible(snap, viewer.id if viewer else None, invite)
         return snap
 
+    def invalidate_all(self) -> None:
+        """Forget every cached table (after a broker outage: some notices may be lost)."""
+        self._cache.clear()
+
     # ------------------------------------------------------------------ public shapes
 
     def table_public(
@@ -1044,7 +1048,10 @@ class TableService:
                 if done.rowcount != 1:
                     current = (
                         await conn.execute(select(GameTable.version).where(GameTable.id == snap.id))
-                    ).scalar_one()
+                    ).scalar_one_or_none()
+                    if current is None:
+                        # Deleted meanwhile (by another instance: this one's cache still had it).
+                        raise errors.NotFound(f"no table '{snap.id}'")
                     raise errors.StaleVersion(
                         "another action was applied first", current_version=current
                     )
@@ -1066,7 +1073,7 @@ class TableService:
             raise errors.StaleVersion(
                 "another action was applied first", current_version=latest.version
             ) from None
-        except errors.StaleVersion:
+        except (errors.StaleVersion, errors.NotFound):
             self.invalidate(snap.id)
             raise
         recent = snap.recent

@@ -31,11 +31,14 @@ SEATS = 3
 
 
 class QuietSocket(Socket):
-    """A test socket without keep-alive pings: the sockets here are read only at the end, and
-    on a busy machine a ping answered late would close them (a wall-clock failure)."""
+    """A test socket that buffers every frame (no flow control) and sends no keep-alive pings:
+    the sockets here are read only at the end, and a socket that stops reading would leave
+    the server's pings unanswered and be closed (a wall-clock failure on a busy machine)."""
 
     def __init__(self, url: str) -> None:
-        self._context = connect(url, open_timeout=30, max_size=2**22, ping_interval=None)
+        self._context = connect(
+            url, open_timeout=30, max_size=2**22, ping_interval=None, max_queue=None
+        )
         self.conn = self._context.__enter__()
         self.frames = []
 
@@ -182,7 +185,7 @@ def test_strict_memory_no_path_shows_an_older_tricks_cards(
     last = logs[-1]
     done = luz_memory.last_done(log, last.version)
     assert done is not None
-    version, _deal, event = done
+    (version, _index), _deal, event = done
     assert any(
         e["type"] == "trick_won" and e["version"] == version and e["cards"] == event["cards"]
         for e in last.events

@@ -55,13 +55,13 @@ def hidden(log: Log, upto: int) -> tuple[set[Any], set[Any]]:
     return cards, slots
 
 
-def last_done(log: Log, upto: int) -> tuple[int, int, dict[str, Any]] | None:
-    """(version, deal, event) of the last trick_won logged by ``upto``."""
+def last_done(log: Log, upto: int) -> tuple[tuple[int, int], int, dict[str, Any]] | None:
+    """((version, index), deal, event) of the last trick_won logged by ``upto``."""
     where = deals(log)
     for v in range(upto, 0, -1):
         for i in range(len(log[v]) - 1, -1, -1):
             if log[v][i]["type"] == "trick_won":
-                return v, where[v, i], log[v][i]
+                return (v, i), where[v, i], log[v][i]
     return None
 
 

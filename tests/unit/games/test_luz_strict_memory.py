@@ -22,6 +22,7 @@ from app.games.gluckauf import ENGINE as GLUCKAUF
 from app.games.luz import ENGINE, LuzOptions, LuzState
 from app.games.luz.describe import describe
 from app.games.luz.events import TrickWon
+from tests.support import luz_memory
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:
@@ -45,61 +46,6 @@ def _play(n: int, seed: int, **options: Any) -> tuple[list[LuzState], list[list[
     return states, log
 
 
-def _deals(log: list[list[dict[str, Any]]]) -> dict[tuple[int, int], int]:
-    """The deal every logged event belongs to, keyed by (version, index), read from the start."""
-    deal = 0
-    out: dict[tuple[int, int], int] = {}
-    for version, events in enumerate(log):
-        for index, event in enumerate(events):
-            if event["type"] == "deal_started":
-                deal = event["deal"]
-            out[version, index] = deal
-    return out
-
-
-def _hidden(
-    log: list[list[dict[str, Any]]], deals: dict[tuple[int, int], int], upto: int
-) -> tuple[set[Any], set[Any]]:
-    """(deal, card) and (deal, seat, slot) of every trick completed by ``upto`` but the last,
-    read from the unredacted log: each ``trick_won`` completes a trick."""
-    done = [
-        (deals[v, i], e)
-        for v in range(upto + 1)
-        for i, e in enumerate(log[v])
-        if e["type"] == "trick_won"
-    ]
-    cards = {(deal, p["card"]) for deal, e in done[:-1] for p in e["cards"]}
-    slots = {(deal, p["seat"], p["slot"]) for deal, e in done[:-1] for p in e["cards"]}
-    return cards, slots
-
-
-def _last_done(
-    log: list[list[dict[str, Any]]], deals: dict[tuple[int, int], int], upto: int
-) -> tuple[tuple[int, int], int, dict[str, Any]] | None:
-    """((version, index), deal, event) of the last trick_won logged by ``upto``."""
-    for v in range(upto, 0, -1):
-        for i in range(len(log[v]) - 1, -1, -1):
-            if log[v][i]["type"] == "trick_won":
-                return (v, i), deals[v, i], log[v][i]
-    return None
-
-
-def _named(event: dict[str, Any]) -> tuple[list[str], list[tuple[int, int]]]:
-    """The cards and the (seat, slot)s an event names."""
-    kind = event["type"]
-    if kind == "card_played":
-        return [event["card"]], [(event["seat"], event["slot"])]
-    if kind == "trick_won":
-        return [p["card"] for p in event["cards"]], [(p["seat"], p["slot"]) for p in event["cards"]]
-    if kind == "hand_shown":
-        return [c["card"] for c in event["cards"]], [
-            (event["seat"], c["slot"]) for c in event["cards"]
-        ]
-    if kind == "hands_dealt":
-        return [], [(h["seat"], s["slot"]) for h in event["hands"] for s in h["slots"]]
-    return [], []
-
-
 def _shown(
     log: list[list[dict[str, Any]]], state: LuzState, version: int, since: int, seat: int | None
 ) -> list[dict[str, Any]]:
@@ -120,12 +66,12 @@ GAMES = [(3, 11), (4, 5), (5, 23)]
 @pytest.mark.parametrize(("n", "seed"), GAMES)
 def test_strict_memory_no_logged_path_names_an_older_tricks_card(n: int, seed: int) -> None:
     states, log = _play(n, seed, strict_memory=True)
-    deals = _deals(log)
+    deals = luz_memory.deals(log)
     final = len(log) - 1
     checked = shown_last = 0
     for version in range(1, final):
         state = states[version]
-        hidden_cards, hidden_slots = _hidden(log, deals, version)
+        hidden_cards, hidden_slots = luz_memory.hidden(log, version)
         for seat in (*range(n), None):
             view = ENGINE.view(state, seat)
             assert len(view.completed_tricks) <= 1
@@ -133,7 +79,7 @@ def test_strict_memory_no_logged_path_names_an_older_tricks_card(n: int, seed: i
             for since in {0, max(0, version - 7), version - 1}:
                 for event in _shown(log, state, version, since, seat):
                     deal = deals[event["version"], event["index"]]
-                    cards, slots = _named(event)
+                    cards, slots = luz_memory.named(event)
                     assert not {(deal, c) for c in cards} & hidden_cards, (version, since, event)
                     assert not {(deal, *s) for s in slots} & hidden_slots, (version, since, event)
                     checked += 1
@@ -149,7 +95,7 @@ def test_strict_memory_no_logged_path_names_an_older_tricks_card(n: int, seed: i
                 assert (state.deal, len(state.tricks) + 1, play.card) in played
             # ... and the last completed trick, in this deal or (right after a deal) the one
             # before: its trick_won with its cards and every card_played of it.
-            last = _last_done(log, deals, version)
+            last = luz_memory.last_done(log, version)
             if last is not None:
                 (v, i), deal, event = last
                 again = [e for e in whole if (e["version"], e["index"]) == (v, i)]

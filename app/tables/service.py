@@ -41,6 +41,7 @@ from app.games.base import (
     describe_result,
     parse_action,
     parse_options,
+    redact_log,
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableUpdate
@@ -192,6 +193,14 @@ def redact_events(
                 public = {k: v for k, v in event.items() if k != "visible_to"}
                 out.append({"version": version, "actor": actor, **public})
     return out
+
+
+def _shown(snap: Snapshot, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Logged events as the game lets ``seat`` see them now (``base.redact_log``: e.g. Luz
+    ``strict_memory`` hides older tricks' cards while the game runs)."""
+    if snap.state is None or not events:
+        return events
+    return redact_log(snap.engine, snap.state, events, seat)
 
 
 class TableService:
@@ -949,7 +958,7 @@ class TableService:
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
         self.schedule_bots(table_id)
-        mine = redact_events([(new_snap.version, seat, event_dicts)], seat)
+        mine = _shown(new_snap, redact_events([(new_snap.version, seat, event_dicts)], seat), seat)
         return self.picture(new_snap, seat, events=mine)
 
     async def undo(
@@ -1115,7 +1124,9 @@ class TableService:
         if record.seat != seat:
             raise errors.IdempotencyConflict("that action id was already used by another seat")
         past = await self.snapshot_at(snap, record.version)
-        events = redact_events([(record.version, record.seat, record.events)], seat)
+        events = _shown(
+            snap, redact_events([(record.version, record.seat, record.events)], seat), seat
+        )
         answer = self.picture(past, seat, events=events)
         if offer_undo:
             # The same question as the first answer's, asked now: still the table's last
@@ -1184,9 +1195,11 @@ class TableService:
             return None
         wanted = range(since + 1, snap.version + 1)
         if all(v in snap.recent for v in wanted):
-            return redact_events(((v, *snap.recent[v]) for v in wanted), seat)
+            return _shown(snap, redact_events(((v, *snap.recent[v]) for v in wanted), seat), seat)
         records = await self.log_records(snap.id, since, limit=snap.version - since)
-        return redact_events(((r.version, r.seat, r.events) for r in records), seat)
+        return _shown(
+            snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
+        )
 
     async def public_log(
         self,
@@ -1199,7 +1212,9 @@ class TableService:
         snap = await self.visible_snapshot(table_id, player, invite)
         seat = snap.seat_of(player.id if player else None)
         records = await self.log_records(table_id, max(since, 0))
-        events = redact_events(((r.version, r.seat, r.events) for r in records), seat)
+        events = _shown(
+            snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
+        )
         return {"version": snap.version, "events": self.with_text(snap, events, lang)}
 
     async def replay(

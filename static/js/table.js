@@ -1041,7 +1041,9 @@ function renderLog() {
   const list = document.getElementById("log-list");
   const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   const items = [];
-  for (const event of state.log) {
+  // A game may hide again what its rules no longer let be read (Luz strict_memory).
+  const shown = state.renderer?.visibleLog ? state.renderer.visibleLog(state.log, state.picture?.view) : state.log;
+  for (const event of shown) {
     const text = describe(event);
     if (text === null) continue;
     // Scoring events come with the server's step-by-step explanation (one line per step):

@@ -124,3 +124,7 @@ class RateLimited(AppError):
 
 def envelope(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
+
+
+class WrongInvite(Forbidden):
+    """A private table's invite code did not match (the client sees a plain 403 forbidden)."""

@@ -664,7 +664,7 @@ class TableService:
     ) -> tuple[Snapshot, int]:
         def change(row: GameTable) -> int:
             if row.private and not secrets.compare_digest(invite or "", row.invite_code):
-                raise errors.Forbidden("this table is private: join it through its invite link")
+                raise errors.WrongInvite("this table is private: join it through its invite link")
             if any(s.player_id == player.id for s in row.seats):
                 raise errors.AlreadySeated("you already hold a seat at this table")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, Request, Response, status
 
+from app import errors
 from app.api.deps import CurrentPlayer, OptionalPlayer, ResultLang, ServiceDep
 from app.api.schemas import ERRORS, BotCreate, JoinOut, JoinRequest, TableCreate, TablePublic
+from app.security import client_ip
 
 router = APIRouter(prefix="/tables", tags=["tables"], responses=ERRORS)
 
@@ -48,10 +50,23 @@ async def get_table(
 
 @router.post("/{table_id}/join", response_model=JoinOut)
 async def join_table(
-    table_id: str, player: CurrentPlayer, service: ServiceDep, body: JoinRequest | None = None
+    table_id: str,
+    player: CurrentPlayer,
+    service: ServiceDep,
+    request: Request,
+    body: JoinRequest | None = None,
 ) -> JoinOut:
     """Take the lowest free seat (a private table needs its invite code)."""
-    _, seat = await service.join(table_id, player, body.invite if body else None)
+    invite = body.invite if body else None
+    limiter, ip = request.app.state.limiter, client_ip(request.scope)
+    # Invite codes are guessed no faster than players are created from one address.
+    if invite is not None and (await service.snapshot(table_id)).private:
+        await limiter.check_code_budget(ip)
+    try:
+        _, seat = await service.join(table_id, player, invite)
+    except errors.WrongInvite:
+        await limiter.failed_code(ip)
+        raise
     return JoinOut(seat=seat)
 
 

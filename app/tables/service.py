@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from app import errors
 from app.config import Settings
@@ -650,6 +651,10 @@ class TableService:
                 # The only constraint a lobby change can meet: one seat per player per table.
                 self.invalidate(table_id)
                 raise errors.AlreadySeated("you already hold a seat at this table") from None
+            except StaleDataError:
+                # Removed under the change (by the host or the housekeeping).
+                self.invalidate(table_id)
+                raise errors.NotFound(f"no table '{table_id}'") from None
             self.invalidate(table_id)
             try:
                 snap = await self.snapshot(table_id)

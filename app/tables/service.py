@@ -547,8 +547,10 @@ class TableService:
     async def _check_table_cap(self, session: AsyncSession, owner: Player) -> None:
         """Refuse a table beyond the owner's cap; call it in the transaction that inserts."""
         cap = self.settings.max_open_tables_per_player
+        # FOR NO KEY UPDATE: the owner's creates queue on it; their joins and moves (rows
+        # that merely refer to the player) do not.
         locked = await session.execute(
-            select(Player.id).where(Player.id == owner.id).with_for_update()
+            select(Player.id).where(Player.id == owner.id).with_for_update(key_share=True)
         )
         if locked.scalar_one_or_none() is None:
             raise errors.Unauthorized("this player no longer exists")
@@ -625,8 +627,10 @@ class TableService:
         PostgreSQL): every lobby change of the table, on any instance, waits here for the one
         before it to commit, then reads the seats as that one left them. SQLite has one writer
         process; the in-process table lock orders its changes."""
+        # FOR NO KEY UPDATE: lobby changes queue on it, while rows that merely refer to the
+        # table (chat lines, log records) are written without waiting.
         found = await session.execute(
-            select(GameTable.id).where(GameTable.id == table_id).with_for_update()
+            select(GameTable.id).where(GameTable.id == table_id).with_for_update(key_share=True)
         )
         if found.scalar_one_or_none() is None:
             raise errors.NotFound(f"no table '{table_id}'")

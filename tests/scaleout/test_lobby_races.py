@@ -2,8 +2,8 @@
 
 Each round fires two conflicting lobby requests at once, one to each instance, behind a
 barrier: join against join for the last seat, join against add-bot, leave against start,
-start against join, the owner leaving against a join, one player joining twice, and 40
-creates against a cap of 20. After each round every success answer is checked against the
+start against join, start against start, the owner leaving against a join, one player
+joining twice, and 40 creates against a cap of 20. After each round every success answer is checked against the
 table as the database holds it (GET on both instances), and every started table is
 playable: each test plays its first one to the end (the seated players act, bots play
 theirs) and checks of the others that every seat due to act is held.
@@ -30,7 +30,7 @@ REDIS_URL = "redis://127.0.0.1:6379/0"
 # MINE! is the shortest real game (about 60 moves for three seats).
 GAME = "mine"
 CAP = 20
-ROUNDS = 10
+ROUNDS = 8
 API = "/api/v1"
 
 
@@ -157,15 +157,15 @@ def play_to_the_end(cluster: Cluster, tid: str, players: list[Who]) -> None:
     rng = random.Random(tid)
     idle = 0
     for step in range(3000):
-        table = cluster.get_table(tid)
-        assert table is not None
-        if table["status"] == "finished":
-            return
         moved = False
         for who in players:
             code, state = cluster.send(Call(step % 2, "GET", f"{API}/tables/{tid}/state", who))
             assert code == 200, state
-            if state["legal_actions"] and state["status"] == "playing":
+            if state["status"] == "finished":
+                table = cluster.get_table(tid)
+                assert table is not None and table["status"] == "finished"
+                return
+            if state["legal_actions"]:
                 action = rng.choice(state["legal_actions"])
                 body = {"version": state["version"], "action": action}
                 code, answer = cluster.send(
@@ -179,7 +179,7 @@ def play_to_the_end(cluster: Cluster, tid: str, players: list[Who]) -> None:
         if not moved:
             # Only bots are due: they act on their own instance; look again shortly.
             idle += 1
-            assert idle < 500, f"nobody plays table {tid}: {table}"
+            assert idle < 500, f"nobody plays table {tid}: {cluster.get_table(tid)}"
             time.sleep(0.02)
         else:
             idle = 0
@@ -381,3 +381,21 @@ def test_forty_creates_at_once_respect_the_cap_of_twenty(cluster: Cluster) -> No
             if t["owner"]["id"] == owner.id
         ]
         assert sorted(owned) == sorted(created)
+
+
+def test_two_starts_at_once_start_once(cluster: Cluster) -> None:
+    played: list[str] = []
+    for _ in range(ROUNDS):
+        owner, x = cluster.player(), cluster.player(1)
+        tid = cluster.table(owner, 3)
+        cluster.ok(Call(1, "POST", f"{API}/tables/{tid}/join", x))
+        cluster.ok(Call(0, "POST", f"{API}/tables/{tid}/bots", owner))
+        a, b = cluster.fire(
+            [Call(0, "POST", f"{API}/tables/{tid}/start", owner), Call(1, "POST", f"{API}/tables/{tid}/start", owner)]
+        )  # fmt: skip
+        assert sorted([a[0], b[0]]) == [200, 409], (a, b)
+        assert _error(a if a[0] == 409 else b) == "already_started"
+        table = cluster.get_table(tid)
+        assert table is not None and table["status"] != "open"
+        check_sound(table)
+        play_or_check(cluster, tid, [owner, x], played)

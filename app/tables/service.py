@@ -623,10 +623,10 @@ class TableService:
         )  # fmt: skip
 
     async def _lock_row(self, session: AsyncSession, table_id: str) -> GameTable:
-        """Load the table inside a transaction that holds its row (SELECT ... FOR UPDATE on
-        PostgreSQL): every lobby change of the table, on any instance, waits here for the one
-        before it to commit, then reads the seats as that one left them. SQLite has one writer
-        process; the in-process table lock orders its changes."""
+        """Load the table inside a transaction that holds its row (PostgreSQL): every lobby
+        change of the table, on any instance, waits here for the one before it to commit,
+        then reads the seats as that one left them. SQLite has one writer process; the
+        in-process table lock orders its changes."""
         # FOR NO KEY UPDATE: lobby changes queue on it, while rows that merely refer to the
         # table (chat lines, log records) are written without waiting.
         found = await session.execute(

@@ -1402,7 +1402,13 @@ class TableService:
             )  # fmt: skip
         voters = {s.player_id for s in snap.seats if s.player_id and s.seat != seat}
         async with self._lock(table_id), self.sessionmaker() as session, session.begin():
-            row = await session.get(Seat, (table_id, seat))
+            # Hold the seat's row: votes cast at once on other instances add up, none is lost.
+            await session.execute(
+                select(Seat.seat)
+                .where(Seat.table_id == table_id, Seat.seat == seat)
+                .with_for_update(key_share=True)
+            )
+            row = await session.get(Seat, (table_id, seat), populate_existing=True)
             assert row is not None
             votes = sorted({*(row.takeover_votes or ()), voter.id} & voters)
             row.takeover_votes = votes

@@ -399,3 +399,31 @@ def test_two_starts_at_once_start_once(cluster: Cluster) -> None:
         assert table is not None and table["status"] != "open"
         check_sound(table)
         play_or_check(cluster, tid, [owner, x], played)
+
+
+def test_takeover_votes_cast_at_once_on_two_instances_all_count(cluster: Cluster) -> None:
+    """Four players vote at once to hand the fifth's seat to a bot: every vote counts, so
+    the majority hands it over (a vote is a seat change of a running game)."""
+    for _ in range(3):
+        owner = cluster.player()
+        others = [cluster.player(i % 2) for i in range(4)]
+        body = {"game": GAME, "seats": 5, "options": {}, "time_control": {"grace_seconds": 1}}
+        tid = cluster.ok(Call(0, "POST", f"{API}/tables", owner, body))["id"]
+        for i, p in enumerate(others):
+            cluster.ok(Call(i % 2, "POST", f"{API}/tables/{tid}/join", p))
+        cluster.ok(Call(0, "POST", f"{API}/tables/{tid}/start", owner))
+        absent = others[-1]
+        voters = [owner, *others[:-1]]
+        seat = seated(cluster.get_table(tid) or {}, absent)[0]
+        time.sleep(1.5)  # the absent player's grace of 1 s runs out
+        answers = cluster.fire(
+            [
+                Call(i % 2, "POST", f"{API}/tables/{tid}/seats/{seat}/takeover", v)
+                for i, v in enumerate(voters)
+            ]
+        )
+        assert all(code == 200 or _error((code, b)) == "takeover_refused" for code, b in answers)
+        assert [code for code, _ in answers].count(200) >= 3, answers
+        table = cluster.get_table(tid)
+        assert table is not None
+        assert table["seats"][seat]["taken_over"], table["seats"][seat]

@@ -131,3 +131,8 @@ class Unavailable(AppError):
 
 def envelope(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
+
+
+class WrongInvite(NotFound):
+    """A private table's invite code did not match: the client sees the 404 of a table that
+    does not exist, and the guess counts against its address."""

@@ -64,6 +64,30 @@ class RateLimiter:
                 f"too many players created from this address (limit {self.new_players})"
             )
 
+    async def check_code_budget(self, ip: str) -> None:
+        """Before a code is tried: once the address's budget is spent, no guess is tried at
+        all (else a right guess would still stand out from the refused wrong ones)."""
+        if not self.enabled:
+            return
+        try:
+            left = bool(await self._limiter.test(self.new_players, "new-player", ip))
+        except Exception:
+            return
+        if not left:
+            raise errors.RateLimited(
+                f"too many attempts from this address (limit {self.new_players}); "
+                "wait before trying another code"
+            )
+
+    async def failed_code(self, ip: str) -> None:
+        """A wrong access or invite code: it counts against the address's new-player budget
+        like a sign-in, so codes cannot be guessed faster than players can be created."""
+        if not await self.hit(self.new_players, "new-player", ip):
+            raise errors.RateLimited(
+                f"too many attempts from this address (limit {self.new_players}); "
+                "wait before trying another code"
+            )
+
 
 async def _send_json(
     send: Send, status: int, body: dict[str, Any], headers: tuple[tuple[bytes, bytes], ...] = ()

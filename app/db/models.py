@@ -76,6 +76,9 @@ class GameTable(Base):
 
 class Seat(Base):
     __tablename__ = "seats"
+    # One seat per player per table (an empty seat's NULL never collides); one player per
+    # seat is the primary key (table_id, seat) with its single player column.
+    __table_args__ = (UniqueConstraint("table_id", "player_id"),)
 
     table_id: Mapped[str] = mapped_column(
         ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True

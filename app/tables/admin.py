@@ -152,7 +152,18 @@ class Admin:
                 .all()
             )
             if ids:
-                await session.execute(delete(GameTable).where(GameTable.id.in_(ids)))
+                # The delete checks again on each row as it deletes it: a table someone joined
+                # meanwhile (its lobby change holds the row and moves updated_at) is kept.
+                gone = await session.execute(
+                    delete(GameTable)
+                    .where(
+                        GameTable.id.in_(ids),
+                        GameTable.status == OPEN,
+                        GameTable.updated_at < cutoff,
+                    )
+                    .returning(GameTable.id)
+                )
+                ids = list(gone.scalars().all())
         for table_id in ids:
             self.service.invalidate(table_id)
         if ids:

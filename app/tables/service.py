@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
 
 from app import errors
 from app.config import Settings
@@ -365,7 +366,9 @@ class TableService:
                 if version is None:
                     self._cache.pop(table_id, None)
                     raise errors.NotFound(f"no table '{table_id}'")
-                if version == cached.version and status == cached.status:
+                # An open table's seats change without a new version (joins, bots, leaves on
+                # any instance): it is always read afresh, so no answer shows a stale lobby.
+                if version == cached.version and status == cached.status and status != OPEN:
                     return cached
             row = await self._load_row(session, table_id)
             return self._snapshot_from_row(row)
@@ -536,7 +539,6 @@ class TableService:
         time_control: TimeControl | None = None,
     ) -> Snapshot:
         engine = self.engine(game)
-        await self._check_table_cap(owner)
         info = engine.info
         seat_count = seats if seats is not None else max(2, info.min_players)
         if not info.min_players <= seat_count <= info.max_players:
@@ -564,22 +566,33 @@ class TableService:
         )
         table.seats = [Seat(seat=i) for i in range(seat_count)]
         table.seats[0].player_id = owner.id
-        async with self.sessionmaker() as session, session.begin():
+        # The count and the insert are one transaction that holds the owner's row (PostgreSQL:
+        # every instance's creates by this owner queue there) or the writer (SQLite, one
+        # process): concurrent creates cannot all pass a count that none of them has changed.
+        async with self._writer, self.sessionmaker() as session, session.begin():
+            await self._check_table_cap(session, owner)
             session.add(table)
         snap = await self.snapshot(table.id)
         await self._publish(snap.id, snap.version, "table")
         return snap
 
-    async def _check_table_cap(self, owner: Player) -> None:
+    async def _check_table_cap(self, session: AsyncSession, owner: Player) -> None:
+        """Refuse a table beyond the owner's cap; call it in the transaction that inserts."""
         cap = self.settings.max_open_tables_per_player
-        async with self.sessionmaker() as session:
-            count = (
-                await session.execute(
-                    select(func.count())
-                    .select_from(GameTable)
-                    .where(GameTable.owner_id == owner.id, GameTable.status.in_((OPEN, PLAYING)))
-                )
-            ).scalar_one()
+        # FOR NO KEY UPDATE: the owner's creates queue on it; their joins and moves (rows
+        # that merely refer to the player) do not.
+        locked = await session.execute(
+            select(Player.id).where(Player.id == owner.id).with_for_update(key_share=True)
+        )
+        if locked.scalar_one_or_none() is None:
+            raise errors.Unauthorized("this player no longer exists")
+        count = (
+            await session.execute(
+                select(func.count())
+                .select_from(GameTable)
+                .where(GameTable.owner_id == owner.id, GameTable.status.in_((OPEN, PLAYING)))
+            )
+        ).scalar_one()
         if count >= cap:
             raise errors.TooManyTables(
                 f"you already own {count} open or running tables (the limit is {cap}); finish or leave some first"
@@ -649,17 +662,43 @@ class TableService:
             time_control=time_control_of(row.time_control), clocks=row.clocks,
         )  # fmt: skip
 
+    async def _lock_row(self, session: AsyncSession, table_id: str) -> GameTable:
+        """Load the table inside a transaction that holds its row (PostgreSQL): every lobby
+        change of the table, on any instance, waits here for the one before it to commit,
+        then reads the seats as that one left them. SQLite has one writer process; the
+        in-process table lock orders its changes."""
+        # FOR NO KEY UPDATE: lobby changes queue on it, while rows that merely refer to the
+        # table (chat lines, log records) are written without waiting.
+        found = await session.execute(
+            select(GameTable.id).where(GameTable.id == table_id).with_for_update(key_share=True)
+        )
+        if found.scalar_one_or_none() is None:
+            raise errors.NotFound(f"no table '{table_id}'")
+        return await self._load_row(session, table_id)
+
     async def _change_seats(
         self, table_id: str, change: Callable[[GameTable], int | None]
     ) -> tuple[Snapshot, int | None]:
-        """Run a lobby change on an open table in one transaction, then announce it."""
+        """Run a lobby change on an open table in one transaction, then announce it. An open
+        table left with nobody seated is removed in that same transaction."""
         async with self._lock(table_id):
-            async with self.sessionmaker() as session, session.begin():
-                row = await self._load_row(session, table_id)
-                if row.status != OPEN:
-                    raise errors.AlreadyStarted("the game has already started; seats are fixed")
-                outcome = change(row)
-                row.updated_at = utcnow()
+            try:
+                async with self.sessionmaker() as session, session.begin():
+                    row = await self._lock_row(session, table_id)
+                    if row.status != OPEN:
+                        raise errors.AlreadyStarted("the game has already started; seats are fixed")
+                    outcome = change(row)
+                    row.updated_at = utcnow()
+                    if not any(s.player_id is not None for s in row.seats):
+                        await session.delete(row)
+            except IntegrityError:
+                # The only constraint a lobby change can meet: one seat per player per table.
+                self.invalidate(table_id)
+                raise errors.AlreadySeated("you already hold a seat at this table") from None
+            except StaleDataError:
+                # Removed under the change (by the host or the housekeeping).
+                self.invalidate(table_id)
+                raise errors.NotFound(f"no table '{table_id}'") from None
             self.invalidate(table_id)
             try:
                 snap = await self.snapshot(table_id)
@@ -679,8 +718,11 @@ class TableService:
                 and not seated
                 and not secrets.compare_digest((invite or "").encode(), row.invite_code.encode())
             ):
-                # Without its code a private table is not confirmed to exist.
-                raise errors.NotFound(f"no table '{table_id}'")
+                # Without its code a private table is not confirmed to exist; a wrong code is
+                # a guess, counted against the caller's address (WrongInvite).
+                raise (errors.WrongInvite if invite else errors.NotFound)(
+                    f"no table '{table_id}'"
+                )
             if seated:
                 raise errors.AlreadySeated("you already hold a seat at this table")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
@@ -696,34 +738,24 @@ class TableService:
         return snap, seat
 
     async def leave(self, table_id: str, player: Player) -> Snapshot | None:
-        deleted = False
+        """Give up the seat; the owner hands the table to the next player, and a table left
+        with nobody is removed (in the same transaction, so nobody joins a table being
+        removed). None when the table is gone."""
 
         def change(row: GameTable) -> None:
-            nonlocal deleted
             mine = [s for s in row.seats if s.player_id == player.id]
             if not mine:
                 raise errors.NotSeated("you hold no seat at this table")
             for s in mine:
                 s.player_id = None
             humans = [s for s in row.seats if s.player_id is not None]
-            if row.owner_id == player.id:
-                if humans:
-                    row.owner_id = humans[0].player_id  # type: ignore[assignment]
-                else:
-                    deleted = True
+            if row.owner_id == player.id and humans:
+                row.owner_id = humans[0].player_id  # type: ignore[assignment]
             return None
 
         try:
             snap, _ = await self._change_seats(table_id, change)
         except errors.NotFound:
-            return None
-        if deleted:
-            async with self.sessionmaker() as session, session.begin():
-                row = await session.get(GameTable, table_id)
-                if row is not None:
-                    await session.delete(row)
-            self.invalidate(table_id)
-            await self._publish(table_id, 0, "table")
             return None
         return snap
 
@@ -754,7 +786,8 @@ class TableService:
     async def start(self, table_id: str, player: Player) -> Snapshot:
         async with self._lock(table_id):
             async with self.sessionmaker() as session, session.begin():
-                row = await self._load_row(session, table_id)
+                # Holds the row as the lobby changes do: no seat empties under a start.
+                row = await self._lock_row(session, table_id)
                 if row.owner_id != player.id:
                     raise errors.Forbidden("only the table's owner may start the game")
                 if row.status != OPEN:
@@ -1448,7 +1481,13 @@ class TableService:
             )  # fmt: skip
         voters = {s.player_id for s in snap.seats if s.player_id and s.seat != seat}
         async with self._lock(table_id), self.sessionmaker() as session, session.begin():
-            row = await session.get(Seat, (table_id, seat))
+            # Hold the seat's row: votes cast at once on other instances add up, none is lost.
+            await session.execute(
+                select(Seat.seat)
+                .where(Seat.table_id == table_id, Seat.seat == seat)
+                .with_for_update(key_share=True)
+            )
+            row = await session.get(Seat, (table_id, seat), populate_existing=True)
             assert row is not None
             votes = sorted({*(row.takeover_votes or ()), voter.id} & voters)
             row.takeover_votes = votes

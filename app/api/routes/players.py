@@ -20,9 +20,11 @@ router = APIRouter(tags=["players"], responses=ERRORS)
 async def create_player(body: PlayerCreate, service: ServiceDep, request: Request) -> PlayerCreated:
     """Create a player and return its bearer token (shown only here)."""
     code = service.settings.access_code
+    limiter = request.app.state.limiter
     if code and not secrets.compare_digest((body.access_code or "").encode(), code.encode()):
+        await limiter.failed_code(client_ip(request.scope))
         raise errors.Forbidden("this server is private: ask its host for the access code")
-    await request.app.state.limiter.check_new_player(client_ip(request.scope))
+    await limiter.check_new_player(client_ip(request.scope))
     player, token = await service.create_player(body.name)
     return PlayerCreated(id=player.id, name=player.name, token=token)
 

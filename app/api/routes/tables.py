@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request, Response, status
 
+from app import errors
 from app.api.deps import (
     CurrentPlayer,
     Invite,
@@ -15,6 +16,7 @@ from app.api.deps import (
     VisibleTable,
 )
 from app.api.schemas import ERRORS, BotCreate, JoinOut, JoinRequest, TableCreate, TablePublic
+from app.security import client_ip
 from app.tables.lobby import MAX_PAGE
 
 NEXT_CURSOR = "X-Next-Cursor"
@@ -91,10 +93,24 @@ async def get_table(
 
 @router.post("/{table_id}/join", response_model=JoinOut)
 async def join_table(
-    table_id: str, player: CurrentPlayer, service: ServiceDep, body: JoinRequest | None = None
+    table_id: str,
+    player: CurrentPlayer,
+    service: ServiceDep,
+    request: Request,
+    body: JoinRequest | None = None,
 ) -> JoinOut:
     """Take the lowest free seat (a private table needs its invite code)."""
-    _, seat = await service.join(table_id, player, body.invite if body else None)
+    invite = body.invite if body else None
+    limiter, ip = request.app.state.limiter, client_ip(request.scope)
+    # Invite codes are guessed no faster than players are created from one address.
+    # Checked for any table, so that the answer does not tell a private table from none.
+    if invite is not None:
+        await limiter.check_code_budget(ip)
+    try:
+        _, seat = await service.join(table_id, player, invite)
+    except errors.WrongInvite:
+        await limiter.failed_code(ip)
+        raise
     return JoinOut(seat=seat)
 
 

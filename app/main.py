@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -49,6 +50,7 @@ from app.security import (
     RateLimiter,
     RateLimitMiddleware,
     SecurityHeadersMiddleware,
+    client_ip,
 )
 from app.tables.admin import Admin, housekeeping_loop
 from app.tables.chat import Chat
@@ -107,7 +109,11 @@ class RequestMetrics:
 
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(errors.AppError)
-    async def _app_error(_request: Request, exc: errors.AppError) -> JSONResponse:
+    async def _app_error(request: Request, exc: errors.AppError) -> JSONResponse:
+        if isinstance(exc, errors.WrongInvite):
+            # A wrong invite code, on any route, is a guess against the address's budget.
+            with contextlib.suppress(errors.RateLimited):
+                await request.app.state.limiter.failed_code(client_ip(request.scope))
         return JSONResponse(exc.envelope(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)

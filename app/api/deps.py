@@ -10,6 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app import errors
 from app.db.models import Player
+from app.security import client_ip
 from app.tables.admin import Admin
 from app.tables.chat import Chat
 from app.tables.ratings import Ratings
@@ -90,12 +91,25 @@ ResultLang = Annotated[
     ),
 ]
 
+
 # A private table's invite code (the ?invite= of its invite link): lets a player who is not
 # seated read the table (API-EXTENSIONS.md, Tables). Without it such a table is a 404.
-Invite = Annotated[
-    str | None,
-    Query(max_length=64, description="a private table's invite code (from its invite link)"),
-]
+async def invite_code(
+    request: Request,
+    invite: Annotated[
+        str | None,
+        Query(max_length=64, description="a private table's invite code (from its invite link)"),
+    ] = None,
+) -> str | None:
+    """The code, once the caller's address may still try one: every wrong code presented
+    anywhere is a guess (counted by the error handler), and guesses share the new-player
+    budget (API-EXTENSIONS.md, Codes and the new-player budget)."""
+    if invite:
+        await request.app.state.limiter.check_code_budget(client_ip(request.scope))
+    return invite
+
+
+Invite = Annotated[str | None, Depends(invite_code)]
 
 
 async def require_visible_table(

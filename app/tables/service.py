@@ -396,7 +396,8 @@ class TableService:
             return
         if invite and secrets.compare_digest(invite.encode(), snap.invite_code.encode()):
             return
-        raise errors.NotFound(f"no table '{snap.id}'")
+        # A wrong code answers as no code does; the error handler counts it as a guess.
+        raise (errors.WrongInvite if invite else errors.NotFound)(f"no table '{snap.id}'")
 
     async def visible_snapshot(
         self, table_id: str, viewer: Player | None, invite: str | None = None
@@ -720,9 +721,7 @@ class TableService:
             ):
                 # Without its code a private table is not confirmed to exist; a wrong code is
                 # a guess, counted against the caller's address (WrongInvite).
-                raise (errors.WrongInvite if invite else errors.NotFound)(
-                    f"no table '{table_id}'"
-                )
+                raise (errors.WrongInvite if invite else errors.NotFound)(f"no table '{table_id}'")
             if seated:
                 raise errors.AlreadySeated("you already hold a seat at this table")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]

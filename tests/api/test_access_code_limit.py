@@ -78,3 +78,27 @@ def test_wrong_invite_codes_spend_the_budget_and_then_every_try_is_refused(
         # Public tables ignore the budget: joining one needs no code.
         public = owner.post("/api/v1/tables", {"game": "pick", "seats": 2}).json()
         assert friend.post(f"/api/v1/tables/{public['id']}/join").json() == {"seat": 1}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_wrong_invite_codes_on_read_paths_are_guesses_too(tmp_path: Path, backend: str) -> None:
+    with server(tmp_path, backend, rate_limit_new_players="4/hour") as http:
+        owner, guesser = (new_player(http, n) for n in ("O", "G"))
+        table = owner.post("/api/v1/tables", {"game": "pick", "seats": 2, "private": True}).json()
+        tid, invite = table["id"], table["invite_code"]
+        # Any path that takes ?invite= is a way to guess: each wrong code spends the budget.
+        reads = [
+            guesser.get(f"/api/v1/tables/{tid}?invite=x0"),
+            guesser.get(f"/api/v1/tables/{tid}/state?invite=x1"),
+            guesser.get(f"/api/v1/tables/{tid}/log?invite=x2"),
+        ]
+        assert [r.status_code for r in reads] == [404, 404, 429]
+        assert [r.json()["error"]["code"] for r in reads] == [
+            "not_found",
+            "not_found",
+            "rate_limited",
+        ]
+        r = guesser.get(f"/api/v1/tables/{tid}?invite={invite}")
+        assert r.status_code == 429
+        # Reads without a code are not guesses: the owner still reads the table.
+        assert owner.get(f"/api/v1/tables/{tid}").status_code == 200

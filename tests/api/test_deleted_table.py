@@ -77,9 +77,10 @@ def _assert_all_not_found(
             r = player.http.request(method, path, json=body, headers=player.auth)
             assert r.status_code == 404, (player.name, method, path, r.status_code, r.text)
             assert r.json()["error"]["code"] == "not_found", (method, path, r.text)
-        # Leaving stays idempotent (API.md: 204): whoever leaves a table that is gone holds
-        # no seat there, which is what they asked for.
-        assert player.post(f"/api/v1/tables/{tid}/leave").status_code == 204
+        # Leaving a table that is gone is a 404 like any other path: a 204 would tell a
+        # deleted table from a private one the caller may not see (issue 17.13).
+        r = player.post(f"/api/v1/tables/{tid}/leave")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found", r.text
 
 
 def test_a_game_deleted_through_another_instance_answers_404_everywhere(

@@ -950,9 +950,21 @@ class TableService:
             events = [
                 {"type": "action_undone", "seat": seat, "undoes": last.version, "visible_to": None}
             ]
+            # The clocks go back to where they stood before the move: no time is won by
+            # moving and taking it back, and the time since keeps counting.
+            restored = None
+            tc = snap.time_control
+            if tc.clock != "none" and snap.clocks is not None:
+                moved_at = last.created_at
+                restored = clocks.after_undo(
+                    tc, snap.clocks, last.version, seat,
+                    set(engine.to_act(snap.state)), set(engine.to_act(before)), time.time(),
+                    (moved_at if moved_at.tzinfo else moved_at.replace(tzinfo=UTC)).timestamp(),
+                )  # fmt: skip
             await self._commit(
-                snap, seat, {"undoes": last.version}, before, events, client_id, kind=UNDO
-            )
+                snap, seat, {"undoes": last.version}, before, events, client_id, kind=UNDO,
+                restored_clocks=restored,
+            )  # fmt: skip
             new_snap = self._cache[table_id]
         log.info("action undone", extra={"table": table_id, "seat": seat, "undoes": last.version})
         return await self._after_commit(snap, new_snap, seat, events, started)
@@ -968,9 +980,11 @@ class TableService:
         *,
         kind: str = "action",
         timed_out: bool = False,
+        restored_clocks: dict[str, Any] | None = None,
     ) -> None:
         """One transaction: compare-and-set the version, write the snapshot (and the clocks),
-        append the log."""
+        append the log. An action's clocks carry those from before it (the undo point);
+        an undo writes ``restored_clocks``, the clocks from before the move it takes back."""
         engine = snap.engine
         result = engine.result(new_state)
         now = utcnow()
@@ -982,7 +996,9 @@ class TableService:
         if result is not None:
             values.update(status=FINISHED, result=result.model_dump(mode="json"), finished_at=now)
         tc = snap.time_control
-        if tc.clock != "none" and snap.clocks is not None and snap.state is not None:
+        if restored_clocks is not None:
+            values["clocks"] = restored_clocks
+        elif tc.clock != "none" and snap.clocks is not None and snap.state is not None:
             values["clocks"] = clocks.after_move(
                 tc,
                 snap.clocks,
@@ -992,6 +1008,10 @@ class TableService:
                 time.time(),
                 timed_out=timed_out,
             )
+            if kind == ACTION:
+                values["clocks"] = clocks.with_undo_point(
+                    values["clocks"], snap.clocks, snap.version + 1
+                )
         try:
             # Core statements on one connection: the hot path skips the ORM unit of work.
             async with self._writer, self.db.begin() as conn:

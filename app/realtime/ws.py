@@ -151,6 +151,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await conn.revoke()
             return
         if player is not None and snap.seat_of(player.id) is not None:
+            # Connected as of now, for every instance (a takeover checks this lease).
+            await service.mark_seen([(table_id, {player.id})])
             await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
         else:
             await conn.send(
@@ -171,6 +173,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         SOCKETS.dec()
         if player is not None:
             try:
+                if player.id not in hub.connected_players(table_id):
+                    await service.mark_gone(table_id, player.id)
                 snap = await service.snapshot(table_id, fresh=False)
                 if snap.seat_of(player.id) is not None:
                     await service.broker.publish(TableUpdate(table_id, snap.version, "table"))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -214,6 +213,29 @@ def public_clocks(
     return {"mode": tc.clock, "server_time": now, "seats": seats}
 
 
+def presence_lease(touch_seconds: float) -> float:
+    """How far ahead a heartbeat marks a connected player as seen: three heartbeats, and
+    never less than five seconds beyond one, so a slow pass or a busy database does not
+    make a connected player look away. It does not depend on any table's grace: a lease
+    in the future means "connected somewhere", read the same way by every instance."""
+    return max(3 * touch_seconds, touch_seconds + 5.0)
+
+
+async def presence_heartbeat(
+    service: TableService, connected: Callable[[], Iterable[tuple[str, set[str]]]], every: float
+) -> None:
+    """Renews the presence lease of every player connected to this process, on its own
+    schedule (a long clock pass never delays it)."""
+    while True:
+        try:
+            await service.mark_seen(list(connected()), everyone=True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("presence heartbeat failed")
+        await asyncio.sleep(every)
+
+
 async def clock_keeper(
     service: TableService,
     connected: Callable[[], Iterable[tuple[str, set[str]]]],
@@ -221,16 +243,19 @@ async def clock_keeper(
     touch_every: float,
 ) -> None:
     """Runs for the life of the process: applies time-outs and automatic takeovers, and
-    records which players are connected here so every instance can tell who is away."""
-    last_touch = 0.0
-    while True:
-        try:
-            if time.monotonic() - last_touch >= touch_every:
-                last_touch = time.monotonic()
-                await service.mark_seen(list(connected()))
-            await service.clock_tick()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("clock keeper pass failed")
-        await asyncio.sleep(tick)
+    (beside it) records which players are connected here so every instance can tell who is
+    away."""
+    heartbeat = asyncio.create_task(
+        presence_heartbeat(service, connected, touch_every), name="presence-heartbeat"
+    )
+    try:
+        while True:
+            try:
+                await service.clock_tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("clock keeper pass failed")
+            await asyncio.sleep(tick)
+    finally:
+        heartbeat.cancel()

@@ -215,10 +215,17 @@ def public_clocks(
 
 def presence_lease(touch_seconds: float) -> float:
     """How far ahead a heartbeat marks a connected player as seen: three heartbeats, and
-    never less than five seconds beyond one, so a slow pass or a busy database does not
+    never less than two seconds beyond one, so a slow pass or a busy database does not
     make a connected player look away. It does not depend on any table's grace: a lease
     in the future means "connected somewhere", read the same way by every instance."""
-    return max(3 * touch_seconds, touch_seconds + 5.0)
+    return max(3 * touch_seconds, presence_linger(touch_seconds))
+
+
+def presence_linger(touch_seconds: float) -> float:
+    """How long a player still counts as seen after their last socket on one instance
+    closed: one heartbeat and a margin, time enough for another instance where they are
+    still connected to renew the lease (one column cannot tell whose lease it holds)."""
+    return touch_seconds + 2.0
 
 
 async def presence_heartbeat(

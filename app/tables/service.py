@@ -1573,10 +1573,14 @@ class TableService:
             self._leases[(r["t"], r["p"])] = until
 
     async def mark_gone(self, table_id: str, player_id: str) -> None:
-        """This instance's last socket of the player at the table closed: its lease ends now,
-        unless another instance has renewed it since (the player is connected there)."""
+        """This instance's last socket of the player at the table closed: the lease it wrote
+        is cut to ``presence_linger`` from now (long enough for another instance where the
+        player is still connected to renew it), unless another instance's lease is there."""
         lease = self._leases.pop((table_id, player_id), None)
-        if lease is None:
+        linger = utcnow() + timedelta(
+            seconds=clocks.presence_linger(self.settings.presence_touch_seconds)
+        )
+        if lease is None or lease <= linger:
             return
         seats = cast(Table, Seat.__table__)
         async with self._writer, self.db.begin() as conn:
@@ -1587,7 +1591,7 @@ class TableService:
                     seats.c.player_id == player_id,
                     seats.c.last_seen_at == lease,
                 )
-                .values(last_seen_at=utcnow())
+                .values(last_seen_at=linger)
             )
 
     async def clock_tick(self) -> int:

@@ -28,7 +28,7 @@ from tests.support.wsclient import Socket
 
 PASS = {"type": "pass_turn"}
 # The heartbeat of both instances: a takeover between two heartbeats was the old failure.
-TOUCH = 2.0
+TOUCH = 1.5
 
 
 @contextmanager
@@ -50,22 +50,28 @@ def two_instances(backend: str, tmp_path: Path) -> Iterator[tuple[LiveServer, Li
                 server.stop()
 
 
-def _table(players: list[Player], abandon: str, first: Player | None = None) -> tuple[str, int]:
-    """A started pick table seating ``players`` with a 1 s grace; ``first`` is made due."""
-    owner = players[0]
+def _open(players: list[Player], abandon: str) -> str:
+    """An open pick table seating ``players``, with a 1 s grace."""
     body = {"game": "pick", "seats": len(players), "options": {"pile": 30},
             "time_control": {"abandon": abandon, "grace_seconds": 1}}  # fmt: skip
-    r = owner.post("/api/v1/tables", body)
+    r = players[0].post("/api/v1/tables", body)
     assert r.status_code == 201, r.text
     tid: str = r.json()["id"]
     for p in players[1:]:
         assert p.post(f"/api/v1/tables/{tid}/join").status_code == 200
-    assert owner.post(f"/api/v1/tables/{tid}/start").status_code == 200
-    if first is not None:
-        while (state := first.state(tid))["to_act"] != [state["seat"]]:
-            mover = next(p for p in players if p.state(tid)["legal_actions"])
-            assert mover.act(tid, state["version"], PASS).status_code == 200
-    return tid, first.state(tid)["seat"] if first is not None else -1
+    return tid
+
+
+def _start(players: list[Player], tid: str, due: Player) -> int:
+    """Start the game and pass (or let a bot pass) until ``due`` is to act; ``due``'s seat."""
+    assert players[0].post(f"/api/v1/tables/{tid}/start").status_code == 200
+    seat: int = due.state(tid)["seat"]
+    while (state := due.state(tid))["to_act"] != [seat]:
+        for p in players:
+            if p is not due and p.state(tid)["legal_actions"]:
+                p.act(tid, state["version"], PASS)
+        time.sleep(0.02)
+    return seat
 
 
 def _seat(http: httpx.Client, tid: str, seat: int) -> dict[str, Any]:
@@ -92,21 +98,31 @@ def test_a_player_connected_to_another_instance_is_never_taken_over(
         httpx.Client(base_url=b_server.url, timeout=30) as on_b,
     ):
         ana, ben = new_player(on_a, "Ana"), new_player(on_b, "Ben")
-        auto, ana_auto = _table([ana, ben], "auto", first=ana)  # Ana is due to act
-        voted, _ = _table([ana, ben], "vote")
-        ana_voted = ana.state(voted)["seat"]
+        auto, voted = _open([ana, ben], "auto"), _open([ana, ben], "vote")
+        # Ana connects to instance A before the games start, and stays.
         sockets = [
             Socket(f"{a_server.ws_url}/api/v1/tables/{tid}/ws?token={ana.token}")
             for tid in (auto, voted)
         ]
+        # A second device of hers on instance B, which she closes after a while.
+        second: Socket | None = Socket(
+            f"{b_server.ws_url}/api/v1/tables/{auto}/ws?token={ana.token}"
+        )
         try:
-            for sock in sockets:
-                sock.state_at(1)  # registered on A
+            for sock in (*sockets, second):
+                sock.until(lambda f: f["type"] == "state")  # registered
+            ana_auto = _start([ana, ben], auto, due=ana)  # Ana is due to act
+            ana_voted = _start([ana, ben], voted, due=ana)
             # Ana stays connected to A past several heartbeats and presence leases while B
-            # tries, every few tenths of a second, to hand her seats to bots.
+            # tries, every few tenths of a second, to hand her seats to bots (and both
+            # instances' clock keepers look for absent players ten times a second).
             refused = checks = 0
-            watch_until = time.monotonic() + 4.5 * TOUCH
+            started = time.monotonic()
+            watch_until = started + 4.5 * TOUCH
             while time.monotonic() < watch_until:
+                if second is not None and time.monotonic() > started + TOUCH:
+                    second.close()
+                    second = None
                 r = ben.post(f"/api/v1/tables/{voted}/seats/{ana_voted}/takeover")
                 assert r.status_code == 409, r.text
                 assert r.json()["error"]["code"] == "takeover_refused"
@@ -121,6 +137,8 @@ def test_a_player_connected_to_another_instance_is_never_taken_over(
         finally:
             for sock in sockets:
                 sock.close()
+            if second is not None:
+                second.close()
 
         # Once she is gone, the same policies do hand her seats over.
         _until(lambda: _seat(on_b, auto, ana_auto)["taken_over"])
@@ -158,7 +176,8 @@ def test_votes_expire_with_the_absence_they_were_cast_in(backend: str, tmp_path:
     ):
         cid = new_player(on_a, "Cid")
         ana, ben = new_player(on_b, "Ana"), new_player(on_b, "Ben")
-        tid, sc = _table([cid, ana, ben], "vote", first=cid)
+        tid = _open([cid, ana, ben], "vote")
+        sc = _start([cid, ana, ben], tid, due=cid)
         # Cid is away: Ana's vote is one of the two needed.
         r = _vote(ana, tid, sc)
         assert r.json()["seats"][sc]["takeover_votes"] == 1

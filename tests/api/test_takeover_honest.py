@@ -186,8 +186,6 @@ def test_votes_expire_with_the_absence_they_were_cast_in(backend: str, tmp_path:
         sock = Socket(f"{a_server.ws_url}/api/v1/tables/{tid}/ws?token={cid.token}")
         sock.state_at(1)
         sock.close()
-        # Instance A, which saw him, shows the old vote gone.
-        _until(lambda: _seat(on_a, tid, sc)["takeover_votes"] == 0)
         # Ben's vote in the new absence does not join Ana's old one.
         r = _vote(ben, tid, sc)
         assert r.json()["seats"][sc]["takeover_votes"] == 1

@@ -151,8 +151,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await conn.revoke()
             return
         if player is not None and snap.seat_of(player.id) is not None:
-            # Connected as of now, for every instance (a takeover checks this lease).
-            await service.mark_seen([(table_id, {player.id})])
+            # Connected as of now, for every instance (a takeover checks this lease); the
+            # heartbeat writes it again if this write fails.
+            try:
+                await service.mark_seen([(table_id, {player.id})])
+            except Exception:
+                log.warning("presence write failed", exc_info=True)
             await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
         else:
             await conn.send(

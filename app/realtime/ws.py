@@ -177,10 +177,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         SOCKETS.dec()
         if player is not None:
             try:
-                if player.id not in hub.connected_players(table_id):
-                    await service.mark_gone(table_id, player.id)
                 snap = await service.snapshot(table_id, fresh=False)
                 if snap.seat_of(player.id) is not None:
+                    if player.id not in hub.connected_players(table_id):
+                        # This instance's last socket of theirs here: its lease winds down.
+                        await service.mark_gone(table_id, player.id)
                     await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
             except Exception:
                 log.debug("presence update failed", exc_info=True)

@@ -85,7 +85,10 @@ class Settings(BaseSettings):
         default=1.0, gt=0, description="how often turn clocks and absent players are checked"
     )
     presence_touch_seconds: float = Field(
-        default=15.0, gt=0, description="how often connected players are marked as seen"
+        default=15.0,
+        gt=0,
+        description="how often each instance renews the presence lease of the players "
+        "connected to it (a lease lasts three of these, and at least 2 s beyond one)",
     )
     public_url: str | None = Field(
         default=None, description="https://games.example.org: used in links sent by webhooks"

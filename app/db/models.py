@@ -89,10 +89,12 @@ class Seat(Base):
     )
     # With a player still seated, a bot level means a bot plays for the absent player.
     bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    # Last time the seat's player was connected or acted (any instance): abandonment.
+    # Until when the seat's player counts as seen (any instance): while connected, a lease
+    # in the future that the instance holding the socket renews; then the moment they left.
     last_seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    # Players who voted to hand this seat to a bot.
-    takeover_votes: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    # Votes to hand this seat to a bot: [{"voter": player id, "at": epoch seconds}]; a vote
+    # cast before the player was last seen no longer counts.
+    takeover_votes: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
 
     table: Mapped[GameTable] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship(lazy="joined")

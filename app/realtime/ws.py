@@ -155,6 +155,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await conn.revoke()
             return
         if player is not None and snap.seat_of(player.id) is not None:
+            # Connected as of now, for every instance (a takeover checks this lease); the
+            # heartbeat writes it again if this write fails.
+            try:
+                await service.mark_seen([(table_id, {player.id})])
+            except Exception:
+                log.warning("presence write failed", exc_info=True)
             await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
         else:
             await conn.send(
@@ -177,6 +183,9 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             try:
                 snap = await service.snapshot(table_id, fresh=False)
                 if snap.seat_of(player.id) is not None:
+                    if player.id not in hub.connected_players(table_id):
+                        # This instance's last socket of theirs here: its lease winds down.
+                        await service.mark_gone(table_id, player.id)
                     await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
             except Exception:
                 log.debug("presence update failed", exc_info=True)

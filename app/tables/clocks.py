@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -101,13 +100,68 @@ def after_move(
     return {"bank": bank, "due_since": since}
 
 
+def with_undo_point(after: dict[str, Any], before: dict[str, Any], version: int) -> dict[str, Any]:
+    """The clocks after the move that made ``version``, carrying the clocks as they were
+    before it: taking that move back restores them (``after_undo``). They live in the table
+    row, written in the move's own transaction, so every instance and a restart see them;
+    clients never do (``public_clocks`` reads only the running clocks)."""
+    return {
+        **after,
+        "undo": {
+            "version": version,
+            "bank": list(before["bank"]),
+            "due_since": list(before["due_since"]),
+        },
+    }
+
+
+def after_undo(
+    tc: TimeControl,
+    clocks: dict[str, Any],
+    undone_version: int,
+    actor: int,
+    due_before: set[int],
+    due_after: set[int],
+    now: float,
+    moved_at: float,
+) -> dict[str, Any]:
+    """The clocks once the move that made ``undone_version`` is taken back: exactly as they
+    were before it (realtime: the bank as it was, counting since the seat became due;
+    async: the same deadline). The time that passed meanwhile still counts against the
+    seat, so move + undo never gives it time.
+
+    Clocks written before undo points existed have none: the move's increment is taken
+    back and the seat counts from the move's moment (``moved_at``), never from now."""
+    point = clocks.get("undo")
+    if point is not None and point.get("version") == undone_version:
+        return {"bank": list(point["bank"]), "due_since": list(point["due_since"])}
+    restored = after_move(tc, clocks, actor, due_before, due_after, now)
+    bank = clocks["bank"][actor]
+    if clocks["due_since"][actor] is None:  # the move ended its turn: it got the increment
+        bank = max(0.0, bank - tc.increment_seconds)
+    restored["bank"][actor] = bank
+    if restored["due_since"][actor] is not None:
+        restored["due_since"][actor] = min(moved_at, now)
+    return restored
+
+
 def restart_seat(clocks: dict[str, Any], seat: int, due: bool, now: float) -> dict[str, Any]:
-    """A player took the seat back from a bot: its clock starts afresh from now."""
+    """A player took the seat back from a bot: its clock starts afresh from now (in the
+    undo point too, so a later undo does not take the restart away)."""
     bank = list(clocks["bank"])
     since = list(clocks["due_since"])
     bank[seat] = max(bank[seat], MIN_BANK_AFTER_TIMEOUT)
     since[seat] = now if due else None
-    return {"bank": bank, "due_since": since}
+    out: dict[str, Any] = {"bank": bank, "due_since": since}
+    point = clocks.get("undo")
+    if point is not None:
+        before_bank = list(point["bank"])
+        before_since = list(point["due_since"])
+        before_bank[seat] = max(before_bank[seat], MIN_BANK_AFTER_TIMEOUT)
+        if before_since[seat] is not None:
+            before_since[seat] = now
+        out["undo"] = {**point, "bank": before_bank, "due_since": before_since}
+    return out
 
 
 def deadline(tc: TimeControl, clocks: dict[str, Any] | None, seat: int) -> float | None:
@@ -159,6 +213,36 @@ def public_clocks(
     return {"mode": tc.clock, "server_time": now, "seats": seats}
 
 
+def presence_lease(touch_seconds: float) -> float:
+    """How far ahead a heartbeat marks a connected player as seen: three heartbeats, and
+    never less than two seconds beyond one, so a slow pass or a busy database does not
+    make a connected player look away. It does not depend on any table's grace: a lease
+    in the future means "connected somewhere", read the same way by every instance."""
+    return max(3 * touch_seconds, presence_linger(touch_seconds))
+
+
+def presence_linger(touch_seconds: float) -> float:
+    """How long a player still counts as seen after their last socket on one instance
+    closed: one heartbeat and a margin, time enough for another instance where they are
+    still connected to renew the lease (one column cannot tell whose lease it holds)."""
+    return touch_seconds + 2.0
+
+
+async def presence_heartbeat(
+    service: TableService, connected: Callable[[], Iterable[tuple[str, set[str]]]], every: float
+) -> None:
+    """Renews the presence lease of every player connected to this process, on its own
+    schedule (a long clock pass never delays it)."""
+    while True:
+        try:
+            await service.mark_seen(list(connected()), everyone=True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("presence heartbeat failed")
+        await asyncio.sleep(every)
+
+
 async def clock_keeper(
     service: TableService,
     connected: Callable[[], Iterable[tuple[str, set[str]]]],
@@ -166,16 +250,19 @@ async def clock_keeper(
     touch_every: float,
 ) -> None:
     """Runs for the life of the process: applies time-outs and automatic takeovers, and
-    records which players are connected here so every instance can tell who is away."""
-    last_touch = 0.0
-    while True:
-        try:
-            if time.monotonic() - last_touch >= touch_every:
-                last_touch = time.monotonic()
-                await service.mark_seen(list(connected()))
-            await service.clock_tick()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("clock keeper pass failed")
-        await asyncio.sleep(tick)
+    (beside it) records which players are connected here so every instance can tell who is
+    away."""
+    heartbeat = asyncio.create_task(
+        presence_heartbeat(service, connected, touch_every), name="presence-heartbeat"
+    )
+    try:
+        while True:
+            try:
+                await service.clock_tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("clock keeper pass failed")
+            await asyncio.sleep(tick)
+    finally:
+        heartbeat.cancel()

@@ -17,11 +17,11 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, bindparam, case, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
@@ -178,6 +178,31 @@ def _iso(moment: datetime) -> str:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _later(stored: datetime | None, moment: datetime) -> datetime:
+    """``last_seen_at`` only moves forward: another instance's lease is never cut short."""
+    return moment if stored is None or _utc(stored) < moment else _utc(stored)
+
+
+def _votes(stored: Any, absent_since: datetime | None) -> list[dict[str, Any]]:
+    """The takeover votes cast during the seat's present absence: each vote records when it
+    was cast, and one cast before the player was last seen (or acted) no longer counts, nor
+    does a vote stored without its moment."""
+    since = _utc(absent_since).timestamp() if absent_since is not None else 0.0
+    return [
+        v
+        for v in stored or ()
+        if isinstance(v, dict) and isinstance(v.get("at"), int | float) and v["at"] >= since
+    ]
+
+
+def _vote_ids(stored: Any, absent_since: datetime | None) -> tuple[str, ...]:
+    return tuple(str(v["voter"]) for v in _votes(stored, absent_since))
+
+
 def _event_for(event: dict[str, Any], seat: int | None) -> bool:
     visible = event.get("visible_to")
     return visible is None or (seat is not None and seat in visible)
@@ -234,6 +259,8 @@ class TableService:
         )
         self._closing = False
         self.presence: Callable[[str], set[str]] = lambda _table_id: set()
+        # (table, player) -> the presence lease this instance last wrote (see mark_seen).
+        self._leases: dict[tuple[str, str], datetime] = {}
         self.notifier: TurnNotifier | None = None
         self.on_finished: Callable[[str], Coroutine[Any, Any, Any]] | None = None
         self._background: set[asyncio.Task[Any]] = set()
@@ -332,7 +359,7 @@ class TableService:
                     s.player.name if s.player else None,
                     s.bot_level,
                     s.player.webhook_url if s.player else None,
-                    tuple(s.takeover_votes or ()),
+                    _vote_ids(s.takeover_votes, s.last_seen_at),
                     s.last_seen_at,
                 )
                 for s in row.seats
@@ -657,7 +684,8 @@ class TableService:
             status=row.status, version=row.version, seat_count=row.seat_count, seed=row.seed,
             owner_id=row.owner_id, owner_name=row.owner.name,
             seats=[SeatInfo(s.seat, s.player_id, s.player.name if s.player else None, s.bot_level,
-                            None, tuple(s.takeover_votes or ()), s.last_seen_at) for s in row.seats],
+                            None, _vote_ids(s.takeover_votes, s.last_seen_at), s.last_seen_at)
+                   for s in row.seats],
             state=None, result=row.result, created_at=row.created_at,
             private=row.private, invite_code=row.invite_code, seed_secret=row.seed_secret,
             time_control=time_control_of(row.time_control), clocks=row.clocks,
@@ -823,7 +851,7 @@ class TableService:
                         tc, row.seat_count, set(engine.to_act(state)), time.time()
                     )
                 for seat_row in row.seats:
-                    seat_row.last_seen_at = row.started_at
+                    seat_row.last_seen_at = _later(seat_row.last_seen_at, row.started_at)
                 self._finish_if_over(engine, state, row)
             self.invalidate(table_id)
             snap = await self.snapshot(table_id)
@@ -1036,9 +1064,21 @@ class TableService:
             events = [
                 {"type": "action_undone", "seat": seat, "undoes": last.version, "visible_to": None}
             ]
+            # The clocks go back to where they stood before the move: no time is won by
+            # moving and taking it back, and the time since keeps counting.
+            restored = None
+            tc = snap.time_control
+            if tc.clock != "none" and snap.clocks is not None:
+                moved_at = last.created_at
+                restored = clocks.after_undo(
+                    tc, snap.clocks, last.version, seat,
+                    set(engine.to_act(snap.state)), set(engine.to_act(before)), time.time(),
+                    (moved_at if moved_at.tzinfo else moved_at.replace(tzinfo=UTC)).timestamp(),
+                )  # fmt: skip
             await self._commit(
-                snap, seat, {"undoes": last.version}, before, events, client_id, kind=UNDO
-            )
+                snap, seat, {"undoes": last.version}, before, events, client_id, kind=UNDO,
+                restored_clocks=restored,
+            )  # fmt: skip
             new_snap = self._cache[table_id]
         log.info("action undone", extra={"table": table_id, "seat": seat, "undoes": last.version})
         return await self._after_commit(snap, new_snap, seat, events, started)
@@ -1054,9 +1094,11 @@ class TableService:
         *,
         kind: str = "action",
         timed_out: bool = False,
+        restored_clocks: dict[str, Any] | None = None,
     ) -> None:
         """One transaction: compare-and-set the version, write the snapshot (and the clocks),
-        append the log."""
+        append the log. An action's clocks carry those from before it (the undo point);
+        an undo writes ``restored_clocks``, the clocks from before the move it takes back."""
         engine = snap.engine
         result = engine.result(new_state)
         now = utcnow()
@@ -1068,7 +1110,9 @@ class TableService:
         if result is not None:
             values.update(status=FINISHED, result=result.model_dump(mode="json"), finished_at=now)
         tc = snap.time_control
-        if tc.clock != "none" and snap.clocks is not None and snap.state is not None:
+        if restored_clocks is not None:
+            values["clocks"] = restored_clocks
+        elif tc.clock != "none" and snap.clocks is not None and snap.state is not None:
             values["clocks"] = clocks.after_move(
                 tc,
                 snap.clocks,
@@ -1078,6 +1122,10 @@ class TableService:
                 time.time(),
                 timed_out=timed_out,
             )
+            if kind == ACTION:
+                values["clocks"] = clocks.with_undo_point(
+                    values["clocks"], snap.clocks, snap.version + 1
+                )
         try:
             # Core statements on one connection: the hot path skips the ORM unit of work.
             async with self._writer, self.db.begin() as conn:
@@ -1433,28 +1481,76 @@ class TableService:
         log.info("clock ran out", extra={"table": table_id, "seat": seat, "version": version})
         return True
 
+    async def _absence(
+        self, session: AsyncSession, snap: Snapshot, seat: int, seen: datetime | None
+    ) -> tuple[float, datetime]:
+        """How long the seat's player has been away, and since when: neither connected to
+        any instance nor acting. ``seen`` is the seat's ``last_seen_at``, a lease that every
+        instance holding a socket of the player keeps in the future (``mark_seen``); moves
+        the server made for the seat (bot, timeout) are not the player's."""
+        now = utcnow()
+        if snap.seats[seat].player_id in self.presence(snap.id):
+            return 0.0, now
+        client = ActionRecord.client_id
+        acted = (
+            await session.execute(
+                select(func.max(ActionRecord.created_at)).where(
+                    ActionRecord.table_id == snap.id,
+                    ActionRecord.seat == seat,
+                    or_(
+                        client.is_(None),
+                        ~or_(*(client.startswith(prefix) for prefix in SERVER_MOVES)),
+                    ),
+                )
+            )
+        ).scalar_one_or_none()
+        since = max(_utc(m) for m in (seen, acted, snap.created_at) if m is not None)
+        return max(0.0, (now - since).total_seconds()), since
+
     async def away_seconds(self, snap: Snapshot, seat: int) -> float:
         """How long the seat's player has been neither connected nor acting (any instance)."""
-        info = snap.seats[seat]
-        moments = [m for m in (info.last_seen_at, snap.created_at) if m is not None]
         async with self.sessionmaker() as session:
-            acted = (
+            seen = (
                 await session.execute(
-                    select(func.max(ActionRecord.created_at)).where(
-                        ActionRecord.table_id == snap.id, ActionRecord.seat == seat
-                    )
+                    select(Seat.last_seen_at).where(Seat.table_id == snap.id, Seat.seat == seat)
                 )
             ).scalar_one_or_none()
-        if acted is not None:
-            moments.append(acted)
-        if info.player_id in self.presence(snap.id):
-            return 0.0
-        latest = max(m if m.tzinfo else m.replace(tzinfo=UTC) for m in moments)
-        return max(0.0, (utcnow() - latest).total_seconds())
+            away, _ = await self._absence(session, snap, seat, seen)
+        return away
+
+    async def _seat_for_takeover(
+        self, session: AsyncSession, snap: Snapshot, seat: int
+    ) -> tuple[Seat, datetime]:
+        """The seat row, locked, if its player is still there and away past the grace now,
+        and since when; asked inside the transaction that hands the seat to a bot, so that a
+        player seen meanwhile (on any instance) keeps it."""
+        tc = snap.time_control
+        row = (
+            await session.execute(
+                select(Seat)
+                .where(Seat.table_id == snap.id, Seat.seat == seat)
+                .with_for_update(of=Seat)
+                .execution_options(populate_existing=True)
+            )
+        ).scalar_one_or_none()
+        player_id = snap.seats[seat].player_id
+        if row is None or row.player_id is None or row.player_id != player_id:
+            raise errors.NoTakeover(f"seat {seat} has no player to replace")
+        if row.bot_level is not None:
+            raise errors.NoTakeover(f"seat {seat} is already played by a bot")
+        away, since = await self._absence(session, snap, seat, row.last_seen_at)
+        if away < tc.grace_seconds:
+            raise errors.NoTakeover(
+                f"seat {seat}'s player has been away {int(away)} s; a seat can be handed to a bot "
+                f"after {tc.grace_seconds} s",
+                away_seconds=int(away), grace_seconds=tc.grace_seconds,
+            )  # fmt: skip
+        return row, since
 
     async def vote_takeover(self, table_id: str, voter: Player, seat: int) -> Snapshot:
         """A seated player votes to hand an absent player's seat to a bot; a majority of the
-        other seated players decides."""
+        other seated players decides. A vote belongs to the absence it was cast in: once the
+        player is seen again (connected or acting), it no longer counts."""
         snap = await self.snapshot(table_id)
         tc = snap.time_control
         if snap.status != PLAYING:
@@ -1471,48 +1567,49 @@ class TableService:
             raise errors.NoTakeover(f"seat {seat} is already played by a bot")
         if tc.abandon == "off":
             raise errors.NoTakeover("this table does not hand seats to bots")
-        away = await self.away_seconds(snap, seat)
-        if away < tc.grace_seconds:
-            raise errors.NoTakeover(
-                f"seat {seat}'s player has been away {int(away)} s; a seat can be handed to a bot "
-                f"after {tc.grace_seconds} s",
-                away_seconds=int(away), grace_seconds=tc.grace_seconds,
-            )  # fmt: skip
         voters = {s.player_id for s in snap.seats if s.player_id and s.seat != seat}
         async with self._lock(table_id), self.sessionmaker() as session, session.begin():
-            # Hold the seat's row: votes cast at once on other instances add up, none is lost.
-            await session.execute(
-                select(Seat.seat)
-                .where(Seat.table_id == table_id, Seat.seat == seat)
-                .with_for_update(key_share=True)
-            )
-            row = await session.get(Seat, (table_id, seat), populate_existing=True)
-            assert row is not None
-            votes = sorted({*(row.takeover_votes or ()), voter.id} & voters)
-            row.takeover_votes = votes
-        if len(votes) * 2 > len(voters):
-            return await self.take_over(table_id, seat, reason="vote")
+            row, since = await self._seat_for_takeover(session, snap, seat)
+            votes = [v for v in _votes(row.takeover_votes, since) if v["voter"] in voters]
+            if voter.id not in {v["voter"] for v in votes}:
+                votes.append({"voter": voter.id, "at": utcnow().timestamp()})
+            taken = len(votes) * 2 > len(voters)
+            if taken:
+                row.bot_level = "normal"
+                row.takeover_votes = None
+            else:
+                row.takeover_votes = votes
+        return await self._after_takeover(table_id, seat, "vote" if taken else None)
+
+    async def take_over(
+        self, table_id: str, seat: int, reason: str, *, absent: Snapshot | None = None
+    ) -> Snapshot:
+        """A bot plays the seat from now on; its player stays seated and may take it back.
+        With ``absent`` (the table as the caller saw it), only if the player is still away
+        past the grace, checked again in the transaction (``NoTakeover`` otherwise)."""
+        async with self._lock(table_id), self.sessionmaker() as session, session.begin():
+            if absent is not None:
+                row, _ = await self._seat_for_takeover(session, absent, seat)
+            else:
+                found = await session.get(Seat, (table_id, seat))
+                if found is None or found.player_id is None:
+                    raise errors.NoTakeover(f"seat {seat} has no player to replace")
+                row = found
+            row.bot_level = row.bot_level or "normal"
+            row.takeover_votes = None
+        return await self._after_takeover(table_id, seat, reason)
+
+    async def _after_takeover(self, table_id: str, seat: int, reason: str | None) -> Snapshot:
         self.invalidate(table_id)
         snap = await self.snapshot(table_id)
+        if reason is not None:
+            log.info(
+                "seat taken over by a bot",
+                extra={"table": table_id, "seat": seat, "reason": reason},
+            )
         await self._publish(table_id, snap.version, "table")
-        return snap
-
-    async def take_over(self, table_id: str, seat: int, reason: str) -> Snapshot:
-        """A bot plays the seat from now on; its player stays seated and may take it back."""
-        async with self._lock(table_id):
-            async with self.sessionmaker() as session, session.begin():
-                row = await session.get(Seat, (table_id, seat))
-                if row is None or row.player_id is None:
-                    raise errors.NoTakeover(f"seat {seat} has no player to replace")
-                row.bot_level = row.bot_level or "normal"
-                row.takeover_votes = None
-            self.invalidate(table_id)
-            snap = await self.snapshot(table_id)
-        log.info(
-            "seat taken over by a bot", extra={"table": table_id, "seat": seat, "reason": reason}
-        )
-        await self._publish(table_id, snap.version, "table")
-        self.schedule_bots(table_id)
+        if reason is not None:
+            self.schedule_bots(table_id)
         return snap
 
     async def take_back(self, table_id: str, player: Player) -> Snapshot:
@@ -1529,7 +1626,7 @@ class TableService:
                 assert row is not None
                 row.bot_level = None
                 row.takeover_votes = None
-                row.last_seen_at = utcnow()
+                row.last_seen_at = _later(row.last_seen_at, utcnow())
                 if snap.clocks is not None and snap.status == PLAYING:
                     table_row = await session.get(GameTable, table_id)
                     assert table_row is not None
@@ -1542,24 +1639,67 @@ class TableService:
         await self._publish(table_id, snap.version, "refresh")
         return snap
 
-    async def mark_seen(self, connected: list[tuple[str, set[str]]]) -> None:
-        """Record that these players are connected to these tables now (abandonment is
-        measured from the last time any instance saw them). One transaction for all: on
-        SQLite every write transaction holds the single writer lock that moves wait for."""
+    async def mark_seen(
+        self, connected: list[tuple[str, set[str]]], *, everyone: bool = False
+    ) -> None:
+        """These players are connected to these tables here: their seats' ``last_seen_at``
+        becomes a lease, ``presence_lease`` ahead, that this instance renews every
+        ``presence_touch_seconds`` while the socket stays open. Every instance reads a
+        lease in the future as "connected somewhere", whatever the table's grace. The lease
+        only moves forward (another instance's longer lease stands), and the player's
+        takeover votes go (they belonged to an absence that is over). ``everyone``: this is
+        the full list of the players connected here (the heartbeat). One transaction for
+        all: on SQLite every write transaction holds the single writer lock."""
         rows = [
             {"t": table_id, "p": player_id}
             for table_id, players in connected
             for player_id in players
         ]
+        if everyone:
+            keep = {(r["t"], r["p"]) for r in rows}
+            for key in [k for k in self._leases if k not in keep]:
+                del self._leases[key]
         if not rows:
+            return
+        until = utcnow() + timedelta(
+            seconds=clocks.presence_lease(self.settings.presence_touch_seconds)
+        )
+        seats = cast(Table, Seat.__table__)
+        seen = seats.c.last_seen_at
+        lease = bindparam("u", type_=seen.type)
+        async with self._writer, self.db.begin() as conn:
+            await conn.execute(
+                update(seats)
+                .where(seats.c.table_id == bindparam("t"), seats.c.player_id == bindparam("p"))
+                .values(
+                    last_seen_at=case((or_(seen.is_(None), seen < lease), lease), else_=seen),
+                    takeover_votes=None,
+                ),
+                [{**r, "u": until} for r in rows],
+            )
+        for r in rows:
+            self._leases[(r["t"], r["p"])] = until
+
+    async def mark_gone(self, table_id: str, player_id: str) -> None:
+        """This instance's last socket of the player at the table closed: the lease it wrote
+        is cut to ``presence_linger`` from now (long enough for another instance where the
+        player is still connected to renew it), unless another instance's lease is there."""
+        lease = self._leases.pop((table_id, player_id), None)
+        linger = utcnow() + timedelta(
+            seconds=clocks.presence_linger(self.settings.presence_touch_seconds)
+        )
+        if lease is None or lease <= linger:
             return
         seats = cast(Table, Seat.__table__)
         async with self._writer, self.db.begin() as conn:
             await conn.execute(
                 update(seats)
-                .where(seats.c.table_id == bindparam("t"), seats.c.player_id == bindparam("p"))
-                .values(last_seen_at=utcnow()),
-                rows,
+                .where(
+                    seats.c.table_id == table_id,
+                    seats.c.player_id == player_id,
+                    seats.c.last_seen_at == lease,
+                )
+                .values(last_seen_at=linger)
             )
 
     async def clock_tick(self) -> int:
@@ -1590,8 +1730,10 @@ class TableService:
                         if snap.seats[seat].player_id and (
                             await self.away_seconds(snap, seat) >= tc.grace_seconds
                         ):
-                            await self.take_over(table_id, seat, reason="away")
-                            acted += 1
+                            with contextlib.suppress(errors.NoTakeover):
+                                # Asked again in the takeover's own transaction.
+                                await self.take_over(table_id, seat, reason="away", absent=snap)
+                                acted += 1
             except errors.AppError:
                 continue
             except Exception:

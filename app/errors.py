@@ -124,3 +124,12 @@ class RateLimited(AppError):
 
 def envelope(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
+
+
+class RetryLater(RateLimited):
+    """429 ``rate_limited`` that says when to come back: ``retry_after`` seconds, in the
+    envelope and as the Retry-After header."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.headers = {"Retry-After": str(retry_after)}

@@ -10,6 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app import errors
 from app.db.models import Player
+from app.security import RateLimiter, bearer_key, client_ip
 from app.tables.admin import Admin
 from app.tables.chat import Chat
 from app.tables.ratings import Ratings
@@ -89,3 +90,12 @@ ResultLang = Annotated[
         "explanation of the ties for people, in this language",
     ),
 ]
+
+
+async def replay_budget(request: Request) -> None:
+    """The replay endpoints' own rate limit (per IP, and per token when one is sent)."""
+    limiter: RateLimiter = request.app.state.limiter
+    await limiter.check_replay(client_ip(request.scope), bearer_key(request.scope))
+
+
+ReplayBudget = Depends(replay_budget)

@@ -118,6 +118,12 @@ class Settings(BaseSettings):
         le=0.1,
         description="a re-play gives the event loop back after running this long",
     )
+    replay_share: float = Field(
+        default=0.5,
+        gt=0,
+        le=1,
+        description="the share of the event loop's time a re-play may take (it rests between slices)",
+    )
     replay_concurrency: int = Field(
         default=1, ge=1, le=16, description="re-plays of each kind run at once (the rest wait)"
     )

@@ -83,15 +83,20 @@ def dumps(value: Any) -> bytes:
 
 class Pacer:
     """Cooperative time slicing for CPU-bound work on the event loop: ``await tick()`` between
-    small units of work gives the loop back once the current slice has run ``slice_seconds``."""
+    small units of work gives the loop back once the current slice has run ``slice_seconds``,
+    and rests long enough to keep the work to ``share`` of the time. The rest matters: while
+    the loop thread computes it holds the GIL, and the database drivers' threads (aiosqlite)
+    wait for it on every hand-over, so a loop that only yields still serves others slowly."""
 
-    def __init__(self, slice_seconds: float) -> None:
+    def __init__(self, slice_seconds: float, share: float = 1.0) -> None:
         self.slice_seconds = slice_seconds
+        self.rest = (1.0 - share) / share
         self._since = time.perf_counter()
 
     async def tick(self) -> None:
-        if time.perf_counter() - self._since >= self.slice_seconds:
-            await asyncio.sleep(0)
+        ran = time.perf_counter() - self._since
+        if ran >= self.slice_seconds:
+            await asyncio.sleep(ran * self.rest)
             self._since = time.perf_counter()
 
 
@@ -108,7 +113,8 @@ class ReplayWork:
     """Where the server's re-plays run: paced, few at a time, shared and kept.
 
     * Every run gets a :class:`Pacer`: no slice holds the loop longer than ``slice_seconds``
-      (plus one engine call or one step's rendering).
+      (plus one engine call or one step's rendering), and a run takes at most ``share`` of
+      the loop's time.
     * ``lanes`` runs of a kind at a time (rendered replays, states): with all the others
       waiting their turn, the loop runs at most that many slices between two looks at its
       timers and sockets.
@@ -120,11 +126,18 @@ class ReplayWork:
     """
 
     def __init__(
-        self, *, max_bytes: int, max_states: int, slice_seconds: float, lanes: int
+        self,
+        *,
+        max_bytes: int,
+        max_states: int,
+        slice_seconds: float,
+        lanes: int,
+        share: float = 1.0,
     ) -> None:
         self.max_bytes = max_bytes
         self.max_states = max_states
         self.slice_seconds = slice_seconds
+        self.share = share
         self._rendered: OrderedDict[Hashable, list[bytes]] = OrderedDict()
         self._rendered_bytes = 0
         self._states: OrderedDict[Hashable, BaseModel] = OrderedDict()
@@ -187,4 +200,4 @@ class ReplayWork:
     async def _run(self, lane: str, build: Callable[[Pacer], Awaitable[T]]) -> T:
         async with self._lanes[lane]:
             self.runs += 1
-            return await build(Pacer(self.slice_seconds))
+            return await build(Pacer(self.slice_seconds, self.share))

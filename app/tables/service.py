@@ -242,6 +242,7 @@ class TableService:
             max_states=settings.replay_cache_states,
             slice_seconds=settings.replay_slice_seconds,
             lanes=settings.replay_concurrency,
+            share=settings.replay_share,
         )
 
     # ------------------------------------------------------------------ players

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -9,6 +10,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from app.config import Settings
+
+# Backups hold the secrets of running games: owner-only, like an SSH key.
+BACKUP_MODE = 0o600
 
 
 class BackupError(RuntimeError):
@@ -34,20 +38,35 @@ def default_backup_path(settings: Settings, folder: Path = Path("backups")) -> P
     return folder / f"partida-{stamp}.{suffix}"
 
 
+def _private_file(path: Path) -> None:
+    """Create ``path`` (or empty it) readable and writable by its owner only, before anything
+    is written to it: a backup holds the secrets of running games (seed secrets, hidden
+    hands, token hashes). SQLite gives its journal the database file's mode; pg_dump
+    writes into the existing file and keeps its mode."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, BACKUP_MODE)
+    try:
+        os.fchmod(fd, BACKUP_MODE)  # an existing file keeps its mode through os.open
+    finally:
+        os.close(fd)
+
+
 def backup(settings: Settings, output: Path | None = None) -> Path:
-    """Write a consistent snapshot of the database (safe while the server runs)."""
+    """Write a consistent snapshot of the database (safe while the server runs), mode 0600."""
     output = output or default_backup_path(settings)
-    output.parent.mkdir(parents=True, exist_ok=True)
     if settings.is_sqlite:
         source = settings.sqlite_path()
         if source is None or not source.exists():
             raise BackupError(f"no SQLite database at {source}")
+        _private_file(output)
         with sqlite3.connect(source) as src, sqlite3.connect(output) as dst:
             src.backup(dst)
         return output
+    pg_dump = _tool("pg_dump")
+    _private_file(output)
     run = subprocess.run(
         [
-            _tool("pg_dump"),
+            pg_dump,
             "--format=custom",
             "--no-owner",
             f"--file={output}",

@@ -137,6 +137,12 @@ class Settings(BaseSettings):
     catch_up_limit: int = Field(
         default=200, ge=1, description="missed versions sent as events before a snapshot"
     )
+    readiness_timeout_seconds: float = Field(
+        default=3.0, gt=0, description="/readyz gives up on a silent database or Redis: 503"
+    )
+    database_connect_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="a PostgreSQL connection attempt fails after this"
+    )
 
     @field_validator("database_url")
     @classmethod

@@ -122,6 +122,13 @@ class RateLimited(AppError):
     status = 429
 
 
+class Unavailable(AppError):
+    """The server cannot reach what it needs (the database): try again shortly."""
+
+    code = "unavailable"
+    status = 503
+
+
 def envelope(code: str, message: str, **details: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **details}}
 

@@ -30,7 +30,12 @@ from app.api.routes import admin as admin_routes
 from app.api.routes import games as games_routes
 from app.api.routes import play, players, tables
 from app.config import Settings, get_settings
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import (
+    UNAVAILABLE_ERRORS,
+    database_unavailable,
+    make_engine,
+    make_sessionmaker,
+)
 from app.games import REGISTRY
 from app.games.base import Engine, action_adapter
 from app.logging import configure_logging
@@ -58,6 +63,9 @@ STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 API_PREFIX = "/api/v1"
 # Swagger UI ships with the app (swagger-ui-bundle-v2): /docs works without internet access.
 DOCS_ASSETS = "/docs/assets"
+
+# Seconds a client is told to wait (Retry-After) when the database is unavailable.
+UNAVAILABLE_RETRY_AFTER = 5
 
 _HTTP_CODES = {
     400: "bad_request",
@@ -127,8 +135,26 @@ def _install_error_handlers(app: FastAPI) -> None:
             headers=getattr(exc, "headers", None),
         )
 
+    async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
+        log.warning("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+        return JSONResponse(
+            errors.Unavailable(
+                "the server cannot reach its database right now; try again shortly"
+            ).envelope(),
+            status_code=errors.Unavailable.status,
+            headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
+        )
+
+    # A database that is down, unreachable or silent is the server's trouble, not a bug: 503
+    # in the envelope, whatever the driver raised.
+    for error_class in UNAVAILABLE_ERRORS:
+        app.add_exception_handler(error_class, _unavailable)
+
     @app.exception_handler(Exception)
-    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        if database_unavailable(exc):
+            # Raised outside the routes (a middleware), or wrapped: the same 503.
+            return await _unavailable(request, exc)
         log.exception("unhandled error", exc_info=exc)
         return JSONResponse(
             errors.envelope(
@@ -264,6 +290,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
             allow_origins=settings.cors_origins,
             allow_methods=["GET", "POST"],
             allow_headers=["Authorization", "Content-Type"],
+            expose_headers=["X-Next-Cursor", "Link"],  # GET /tables pagination
         )
     app.add_middleware(RateLimitMiddleware, limiter=limiter)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
@@ -307,15 +334,22 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
     @app.get("/readyz", tags=["health"])
     async def readyz(request: Request) -> JSONResponse:
         """Readiness: the database (and Redis, when configured) answer."""
+        # Each check is bounded: a database (or Redis) that accepts connections and never
+        # answers makes the instance not ready, it does not hang the probe.
         checks: dict[str, str] = {}
         try:
-            async with request.app.state.db.connect() as conn:
-                await conn.execute(text("SELECT 1"))
+            async with asyncio.timeout(settings.readiness_timeout_seconds):
+                async with request.app.state.db.connect() as conn:
+                    await conn.execute(text("SELECT 1"))
             checks["database"] = "ok"
         except Exception:
             checks["database"] = "unreachable"
         if settings.redis_url:
-            ok = await request.app.state.service.broker.ping()
+            try:
+                async with asyncio.timeout(settings.readiness_timeout_seconds):
+                    ok = await request.app.state.service.broker.ping()
+            except TimeoutError:
+                ok = False
             checks["redis"] = "ok" if ok else "unreachable"
         ready = all(v == "ok" for v in checks.values())
         return JSONResponse(

@@ -91,6 +91,24 @@ ResultLang = Annotated[
     ),
 ]
 
+# A private table's invite code (the ?invite= of its invite link): lets a player who is not
+# seated read the table (API-EXTENSIONS.md, Tables). Without it such a table is a 404.
+Invite = Annotated[
+    str | None,
+    Query(max_length=64, description="a private table's invite code (from its invite link)"),
+]
+
+
+async def require_visible_table(
+    table_id: str, player: OptionalPlayer, service: ServiceDep, invite: Invite = None
+) -> None:
+    """A route guard: a private table the caller may not read is a 404, as if it did not exist
+    (its id is not confirmed), before the route's own rules can answer anything else."""
+    await service.visible_snapshot(table_id, player, invite)
+
+
+VisibleTable = Depends(require_visible_table)
+
 
 async def replay_budget(request: Request) -> None:
     """The replay endpoints' own rate limit (per IP, and per token when one is sent)."""

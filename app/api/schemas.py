@@ -196,4 +196,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorEnvelope, "description": "payload_too_large"},
     422: {"model": ErrorEnvelope, "description": "validation_error or illegal_action"},
     429: {"model": ErrorEnvelope, "description": "rate_limited"},
+    503: {
+        "model": ErrorEnvelope,
+        "description": "unavailable: the database cannot be reached; retry after Retry-After s",
+    },
 }

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -34,8 +36,47 @@ def make_engine(settings: Settings) -> AsyncEngine:
 
         return engine
     return create_async_engine(
-        settings.database_url, pool_size=10, max_overflow=20, pool_pre_ping=True
+        settings.database_url,
+        pool_size=10,
+        max_overflow=20,
+        pool_pre_ping=True,
+        connect_args={"timeout": settings.database_connect_timeout_seconds},
     )
+
+
+def _driver_unavailable_errors() -> tuple[type[Exception], ...]:
+    try:
+        import asyncpg  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - asyncpg ships with the app
+        return ()
+    return (
+        asyncpg.PostgresConnectionError,  # class 08: connection exceptions
+        asyncpg.CannotConnectNowError,
+        asyncpg.TooManyConnectionsError,
+        asyncpg.InvalidCatalogNameError,  # the database is gone
+        asyncpg.OperatorInterventionError,  # class 57: shutdown, crash, cancel
+    )
+
+
+# What a database that is down, unreachable or silent raises: raw from the drivers when
+# the connection attempt fails (refused, timed out), wrapped by SQLAlchemy once connected.
+UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (
+    ConnectionError,
+    TimeoutError,
+    socket.gaierror,
+    sa_exc.OperationalError,
+    sa_exc.InterfaceError,
+    sa_exc.DisconnectionError,
+    sa_exc.TimeoutError,  # no pooled connection came free in time
+    *_driver_unavailable_errors(),
+)
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Does ``exc`` say that the database cannot be reached (rather than a bug)?"""
+    if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, UNAVAILABLE_ERRORS)
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -211,6 +211,11 @@ class Engine(Protocol):
     ``figures`` names the example positions of the rules page: each builds a real
     state (setup from a fixed seed, then legal actions) and says from which seat it
     is seen.
+
+    One optional method, ``redact_log(state, events, seat)``, lets a game hide again
+    what its rules say may no longer be shown while it runs (Luz ``strict_memory``: the
+    cards of older tricks); the server calls it through :func:`redact_log`, and an
+    engine without it shows its log as logged.
     """
 
     info: GameInfo
@@ -321,6 +326,23 @@ def parse_event(engine: Engine, data: dict[str, Any]) -> BaseModel:
         _EVENT_ADAPTERS[key] = TypeAdapter(engine.Event)
     event: BaseModel = _EVENT_ADAPTERS[key].validate_python(data)
     return event
+
+
+def redact_log(
+    engine: Engine, state: BaseModel, events: list[dict[str, Any]], seat: Seat | None
+) -> list[dict[str, Any]]:
+    """What of some logged events may be shown to ``seat`` now that the game is at ``state``.
+
+    ``events`` are stored events (JSON, possibly with extra keys such as ``version`` and
+    ``actor``) that ``seat`` may see, in log order, the newest being those that led to
+    ``state`` (or later ones). Every path that shows logged events while a game runs
+    (the log, a resync, a repeated action's answer) passes them through here. An engine
+    may define ``redact_log(state, events, seat)``, returning the events it still lets be
+    shown (fewer, or with fields narrowed; it never mutates its input); without it the
+    events are shown as they were logged.
+    """
+    hook: Callable[..., list[dict[str, Any]]] | None = getattr(engine, "redact_log", None)
+    return events if hook is None else hook(state, events, seat)
 
 
 def describe_event(engine: Engine, data: dict[str, Any], locale: Locale) -> str:

@@ -10,17 +10,19 @@ import asyncio
 import contextlib
 import json
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 log = logging.getLogger(__name__)
 
 # state: a new version; table: seats or status changed; refresh: the same version
 # reads differently (a seat taken back, its clock restarted); chat: a chat line;
 # revoked: not a table update: table_id carries the id of a player the host blocked,
-# whose open sockets every instance closes (version is 0).
-Kind = Literal["state", "table", "refresh", "chat", "revoked"]
+# whose open sockets every instance closes (version is 0); resync: updates may have been
+# missed (Redis was unreachable): every socket is brought up to date (table_id "", version 0).
+Kind = Literal["state", "table", "refresh", "chat", "revoked", "resync"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,51 +62,142 @@ class MemoryBroker:
         return True
 
 
+# How long one Redis command (publish, ping) or connection attempt may take: a Redis that
+# hangs never holds up an answer longer than this.
+REDIS_TIMEOUT_SECONDS = 2.0
+# The subscriber's reconnection backoff: 0.25 s, doubling, at most this.
+RECONNECT_CAP_SECONDS = 4.0
+
+
 class RedisBroker:
-    """Several processes: updates go through one Redis pub/sub channel."""
+    """Several processes: updates go through one Redis pub/sub channel.
+
+    Redis is an accelerator, not a dependency. A publication reaches this process's own
+    listener first, straight away, then Redis for the other instances; a Redis failure is
+    logged, never raised (the commit already happened). The subscriber reconnects with a
+    backoff; whenever its subscription comes back after a loss it hands its listener a
+    ``resync`` notice (this instance may have missed updates), and an instance that could
+    not publish something tells every other instance to resync too once Redis is back.
+    """
 
     def __init__(self, url: str, channel: str = "partida:tables") -> None:
         from redis.asyncio import Redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         self.CHANNEL = channel
-        self._redis: Redis = Redis.from_url(url)
+        # Messages carry their origin: the subscriber skips its own (delivered locally first).
+        self.origin = uuid.uuid4().hex
+        # Commands: bounded in time, one immediate reconnection (a stale pooled connection),
+        # no sleeping retries in the request path.
+        self._redis: Redis = Redis.from_url(
+            url,
+            socket_connect_timeout=REDIS_TIMEOUT_SECONDS,
+            socket_timeout=REDIS_TIMEOUT_SECONDS,
+            retry=Retry(NoBackoff(), 1),
+        )
+        # The subscription: no silent retries, so that _listen sees every loss and resyncs.
+        self._sub: Redis = Redis.from_url(
+            url, socket_connect_timeout=REDIS_TIMEOUT_SECONDS, retry=Retry(NoBackoff(), 0)
+        )
         self._task: asyncio.Task[None] | None = None
         self._listener: Listener | None = None
         self._ready = asyncio.Event()
+        # Set when an update might not have reached the other instances (a failed publish, or
+        # no subscription at start-up): settled by a "resync" to everybody once Redis is back.
+        self._owe_resync = False
+        self._missed_start = False
 
     async def start(self, listener: Listener) -> None:
         self._listener = listener
         self._task = asyncio.create_task(self._listen(), name="redis-broker")
-        await asyncio.wait_for(self._ready.wait(), timeout=10)
+        try:
+            await asyncio.wait_for(self._ready.wait(), timeout=10)
+        except TimeoutError:
+            # Serve without Redis (this instance's own sockets still get every update); the
+            # subscriber keeps trying and resyncs this instance when it gets through.
+            self._missed_start = True
+            log.warning("redis is unreachable; serving without it until it answers")
 
     async def _listen(self) -> None:
+        failures = 0
         while True:
+            pubsub = self._sub.pubsub()
             try:
-                pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(self.CHANNEL)
-                self._ready.set()
                 async for message in pubsub.listen():
-                    if message.get("type") != "message" or self._listener is None:
-                        continue
-                    try:
-                        data = json.loads(message["data"])
-                        update = TableUpdate(str(data["t"]), int(data["v"]), data["k"])
-                    except (ValueError, KeyError, TypeError):
-                        log.warning("ignored a malformed broker message")
-                        continue
-                    try:
-                        await self._listener(update)
-                    except Exception:
-                        log.exception("broker listener failed")
+                    kind = message.get("type")
+                    if kind == "subscribe":
+                        # A subscription (the first, or one back after a loss).
+                        failures = 0
+                        await self._subscribed()
+                    elif kind == "message":
+                        await self._received(message["data"])
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("redis subscription lost; retrying in 1 s")
-                await asyncio.sleep(1)
+            except Exception as exc:
+                failures += 1
+                delay = min(RECONNECT_CAP_SECONDS, 0.25 * 2 ** (failures - 1))
+                if failures == 1:
+                    log.warning("redis subscription lost (%s); reconnecting", exc)
+                else:
+                    log.debug("redis still unreachable; next try in %.2f s", delay)
+                await asyncio.sleep(delay)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def _subscribed(self) -> None:
+        if not self._ready.is_set() and not self._missed_start:
+            self._ready.set()
+            return
+        self._ready.set()
+        self._missed_start = False
+        log.info("redis subscription restored; catching up")
+        await self._deliver(TableUpdate("", 0, "resync"))
+        if self._owe_resync:
+            await self._publish_remote(TableUpdate("", 0, "resync"))
+
+    async def _received(self, raw: Any) -> None:
+        try:
+            data = json.loads(raw)
+            if data.get("o") == self.origin:
+                return  # ours: delivered locally when it was published
+            update = TableUpdate(str(data["t"]), int(data["v"]), data["k"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.warning("ignored a malformed broker message")
+            return
+        await self._deliver(update)
+
+    async def _deliver(self, update: TableUpdate) -> None:
+        if self._listener is None:
+            return
+        try:
+            await self._listener(update)
+        except Exception:
+            log.exception("broker listener failed")
 
     async def publish(self, update: TableUpdate) -> None:
-        payload = json.dumps({"t": update.table_id, "v": update.version, "k": update.kind})
-        await self._redis.publish(self.CHANNEL, payload)
+        # Local delivery first: this instance's sockets never wait on Redis, nor miss an
+        # update because Redis is down.
+        await self._deliver(update)
+        if self._owe_resync and update.kind != "resync":
+            await self._publish_remote(TableUpdate("", 0, "resync"))
+        await self._publish_remote(update)
+
+    async def _publish_remote(self, update: TableUpdate) -> None:
+        payload = json.dumps(
+            {"t": update.table_id, "v": update.version, "k": update.kind, "o": self.origin}
+        )
+        try:
+            await self._redis.publish(self.CHANNEL, payload)
+        except Exception as exc:
+            if not self._owe_resync:
+                log.warning("redis publish failed (%s); the others catch up when it is back", exc)
+            self._owe_resync = True
+            return
+        if update.kind == "resync":
+            self._owe_resync = False
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -112,6 +205,7 @@ class RedisBroker:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         await self._redis.aclose()
+        await self._sub.aclose()
 
     async def ping(self) -> bool:
         try:

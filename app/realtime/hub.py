@@ -35,6 +35,7 @@ log = logging.getLogger("partida.realtime")
 # The auth-failure close code of API.md; a blocked player's sockets close with it too
 # (reason BLOCKED), so clients stop reconnecting with a token that no longer works.
 CLOSE_AUTH = 4401
+CLOSE_NOT_FOUND = 4404  # as app.realtime.ws: the table is gone, or no longer readable
 BLOCKED = "player blocked"
 # How long the hub remembers a revocation, for sockets whose token was checked before the
 # block but that register only after the notice (see Hub.revoked_since).
@@ -100,6 +101,23 @@ class Connection:
                 await self.websocket.close(CLOSE_AUTH, reason)
             except Exception:
                 log.debug("closing a revoked socket failed", exc_info=True)
+
+    async def lose_table(self) -> None:
+        """The socket may no longer read its (private) table: a ``not_found`` error frame,
+        close 4404 as for an unknown table, and no more frames."""
+        if self.revoked:
+            return
+        self.revoked = True
+        self.cancel()
+        frame = {"type": "error", **errors.NotFound(f"no table '{self.table_id}'").envelope()}
+        async with self._send_lock:
+            if self.websocket.application_state != WebSocketState.CONNECTED:
+                return
+            try:
+                await self.websocket.send_text(orjson.dumps(frame).decode())
+                await self.websocket.close(CLOSE_NOT_FOUND, "no such table")
+            except Exception:
+                log.debug("closing a socket that lost its table failed", exc_info=True)
 
     async def send_state(
         self, service: TableService, *, since: int | None = None, ref: Any = None
@@ -233,10 +251,37 @@ class Hub:
         at = self._revoked.get(player_id) if player_id is not None else None
         return at is not None and at >= verified_at
 
+    async def resync(self) -> None:
+        """The broker may have missed updates (Redis was unreachable): forget every cached
+        table (seats and take-overs change without a new version), then send each socket held
+        here its table as it stands and its state with the events it missed."""
+        self.service.invalidate_all()
+        for table_id, conns in list(self.tables.items()):
+            try:
+                snap = await self.service.snapshot(table_id)
+            except errors.NotFound:
+                gone = {"type": "table", "table": None, "deleted": table_id}
+                await asyncio.gather(*(c.send(gone) for c in list(conns)), return_exceptions=True)
+                continue
+            except Exception:
+                log.warning("could not resync a table", exc_info=True, extra={"table": table_id})
+                continue
+            await asyncio.gather(
+                *(self._catch_up(c, snap) for c in list(conns)), return_exceptions=True
+            )
+
+    async def _catch_up(self, conn: Connection, snap: Any) -> None:
+        table = self.service.table_public(snap, conn.player_id, conn.lang)
+        await conn.send({"type": "table", "table": table})
+        await conn.send_state(self.service)
+
     async def on_update(self, update: TableUpdate) -> None:
         if update.kind == "revoked":
             # Not a table: the notice carries the blocked player's id.
             await self.revoke_player(update.table_id)
+            return
+        if update.kind == "resync":
+            await self.resync()
             return
         if update.kind in ("table", "refresh"):
             # Seats change without a new version: whatever this process cached is old.
@@ -265,6 +310,16 @@ class Hub:
             gone = {"type": "table", "table": None, "deleted": update.table_id}
             await asyncio.gather(*(c.send(gone) for c in list(conns)), return_exceptions=True)
             return
+        if snap.private:
+            # A player who left a private table (and holds no invite) may not read it any more.
+            for c in list(conns):
+                try:
+                    self.service.check_visible(
+                        snap, c.player_id, c.websocket.query_params.get("invite")
+                    )
+                except errors.NotFound:
+                    await c.lose_table()
+            conns = {c for c in conns if not c.revoked}
         # Each socket gets the table as its player may see it (a private table's invite
         # code goes to the players seated there only).
         await asyncio.gather(

@@ -131,6 +131,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             return
     try:
         snap = await service.snapshot(table_id)
+        # A private table is a 4404 like an unknown one, unless seated or holding the invite.
+        service.check_visible(
+            snap, player.id if player else None, websocket.query_params.get("invite")
+        )
     except errors.NotFound as exc:
         await websocket.send_json(_error_frame(exc))
         await websocket.close(CLOSE_NOT_FOUND, "no such table")
@@ -239,7 +243,8 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
                     "spectators without a token cannot chat; connect with a token"
                 )
             chat = conn.websocket.app.state.chat
-            await chat.post(conn.table_id, conn.player, frame.text)
+            invite = conn.websocket.query_params.get("invite")
+            await chat.post(conn.table_id, conn.player, frame.text, invite)
         elif isinstance(frame, AuthFrame):
             verified_at = time.monotonic()
             player = await service.player_by_token(frame.token)

@@ -42,10 +42,16 @@ class Chat:
     def __init__(self, service: TableService) -> None:
         self.service = service
 
-    async def post(self, table_id: str, player: Player, text: Any) -> dict[str, Any]:
-        """Store a line from any signed-in player at the table (seated or watching)."""
+    async def post(
+        self, table_id: str, player: Player, text: Any, invite: str | None = None
+    ) -> dict[str, Any]:
+        """Store a line from a player seated at the table (watchers read the chat, never post).
+
+        To a player who may not read a private table, it does not exist (404)."""
+        snap = await self.service.visible_snapshot(table_id, player, invite)
+        if snap.seat_of(player.id) is None:
+            raise errors.NotSeated("only the players seated at this table can chat here")
         text = clean_text(text)
-        await self.service.snapshot(table_id)
         message = ChatMessage(
             table_id=table_id,
             player_id=player.id,
@@ -59,9 +65,15 @@ class Chat:
         return _public(message)
 
     async def messages(
-        self, table_id: str, since: int = 0, limit: int = 200
+        self,
+        table_id: str,
+        since: int = 0,
+        limit: int = 200,
+        *,
+        viewer: Player | None = None,
+        invite: str | None = None,
     ) -> list[dict[str, Any]]:
-        await self.service.snapshot(table_id)
+        await self.service.visible_snapshot(table_id, viewer, invite)
         async with self.service.sessionmaker() as session:
             rows = (
                 (

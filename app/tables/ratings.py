@@ -112,7 +112,11 @@ class Ratings:
             done += await self.rate_table(table_id)
         return done
 
-    async def player_page(self, player_id: str, limit: int = 50) -> dict[str, Any]:
+    async def player_page(
+        self, player_id: str, limit: int = 50, viewer_id: str | None = None
+    ) -> dict[str, Any]:
+        """Ratings, stats and finished games; a private table's game is listed only to the
+        players who sat at it (its id is never shown to anybody else; stats count it)."""
         async with self.service.sessionmaker() as session:
             player = await session.get(Player, player_id)
             if player is None or player.is_blocked:
@@ -148,7 +152,10 @@ class Ratings:
             if not result.get("ended_by_admin"):
                 per_game["played"] += 1
                 per_game["won"] += int(place == 1)
-            if len(games) < limit:
+            shown = not table.private or (
+                viewer_id is not None and any(s.player_id == viewer_id for s in table.seats)
+            )
+            if shown and len(games) < limit:
                 games.append(
                     {
                         "table_id": table.id,

@@ -41,10 +41,11 @@ from app.games.base import (
     describe_result,
     parse_action,
     parse_options,
+    redact_log,
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableUpdate
-from app.tables import clocks
+from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
 from app.tables.replay import (
@@ -201,6 +202,14 @@ def redact_events(
                 public = {k: v for k, v in event.items() if k != "visible_to"}
                 out.append({"version": version, "actor": actor, **public})
     return out
+
+
+def _shown(snap: Snapshot, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Logged events as the game lets ``seat`` see them now (``base.redact_log``: e.g. Luz
+    ``strict_memory`` hides older tricks' cards while the game runs)."""
+    if snap.state is None or not events:
+        return events
+    return redact_log(snap.engine, snap.state, events, seat)
 
 
 class TableService:
@@ -391,6 +400,29 @@ class TableService:
 
     def invalidate(self, table_id: str) -> None:
         self._cache.pop(table_id, None)
+
+    @staticmethod
+    def check_visible(snap: Snapshot, viewer_id: str | None, invite: str | None = None) -> None:
+        """A private table is readable only by its seated players and by holders of its invite
+        code; to anybody else it answers exactly as a table that does not exist (404), so its id
+        is never confirmed."""
+        if not snap.private or snap.seat_of(viewer_id) is not None:
+            return
+        if invite and secrets.compare_digest(invite.encode(), snap.invite_code.encode()):
+            return
+        raise errors.NotFound(f"no table '{snap.id}'")
+
+    async def visible_snapshot(
+        self, table_id: str, viewer: Player | None, invite: str | None = None
+    ) -> Snapshot:
+        """The table as stored now, if the viewer may read it (see ``check_visible``)."""
+        snap = await self.snapshot(table_id)
+        self.check_visible(snap, viewer.id if viewer else None, invite)
+        return snap
+
+    def invalidate_all(self) -> None:
+        """Forget every cached table (after a broker outage: some notices may be lost)."""
+        self._cache.clear()
 
     # ------------------------------------------------------------------ public shapes
 
@@ -589,29 +621,37 @@ class TableService:
         return parsed
 
     async def list_tables(
-        self, status: str | None, game: str | None, viewer: Player | None = None, limit: int = 200
-    ) -> list[dict[str, Any]]:
-        """Tables newest first; private tables only for the players seated at them."""
+        self,
+        status: str | None,
+        game: str | None,
+        viewer: Player | None = None,
+        limit: int = lobby.MAX_PAGE,
+        cursor: str | None = None,
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of tables, newest first, and the cursor of the next page (None at the end).
+
+        Private tables are excluded by the query itself unless the viewer is seated at them
+        (app.tables.lobby), so a page is always full of tables the viewer may see."""
         if status is not None and status not in STATUSES:
             raise errors.ValidationFailed(
                 f"status must be one of {', '.join(STATUSES)}", field="status"
             )
         if game is not None:
             self.engine(game)
-        async with self.sessionmaker() as session:
-            query = select(GameTable).order_by(GameTable.created_at.desc()).limit(limit)
-            if status is not None:
-                query = query.where(GameTable.status == status)
-            if game is not None:
-                query = query.where(GameTable.game == game)
-            rows = (await session.execute(query)).unique().scalars().all()
-            snaps = [self._lightweight(row) for row in rows if row.game in self.games]
+        if not 1 <= limit <= lobby.MAX_PAGE:
+            raise errors.ValidationFailed(f"limit is 1..{lobby.MAX_PAGE}", field="limit")
         viewer_id = viewer.id if viewer else None
-        return [
-            self.table_public(s, viewer_id)
-            for s in snaps
-            if not s.private or s.seat_of(viewer_id) is not None
-        ]
+        query = lobby.listing_query(
+            status=status, game=game, games=self.games, viewer_id=viewer_id, cursor=cursor,
+            limit=limit + 1,
+        )  # fmt: skip
+        async with self.sessionmaker() as session:
+            rows = list((await session.execute(query)).unique().scalars().all())
+            more = len(rows) > limit
+            rows = rows[:limit]
+            snaps = [self._lightweight(row) for row in rows]
+        following = lobby.encode_cursor(rows[-1].created_at, rows[-1].id) if more else None
+        return [self.table_public(s, viewer_id) for s in snaps], following
 
     def _lightweight(self, row: GameTable) -> Snapshot:
         """A snapshot for listings: no state parsing (the listing never shows a view)."""
@@ -650,9 +690,15 @@ class TableService:
         self, table_id: str, player: Player, invite: str | None = None
     ) -> tuple[Snapshot, int]:
         def change(row: GameTable) -> int:
-            if row.private and not secrets.compare_digest(invite or "", row.invite_code):
-                raise errors.Forbidden("this table is private: join it through its invite link")
-            if any(s.player_id == player.id for s in row.seats):
+            seated = any(s.player_id == player.id for s in row.seats)
+            if (
+                row.private
+                and not seated
+                and not secrets.compare_digest((invite or "").encode(), row.invite_code.encode())
+            ):
+                # Without its code a private table is not confirmed to exist.
+                raise errors.NotFound(f"no table '{table_id}'")
+            if seated:
                 raise errors.AlreadySeated("you already hold a seat at this table")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
             if not free:
@@ -660,6 +706,8 @@ class TableService:
             free[0].player_id = player.id
             return free[0].seat
 
+        # Checked before the lobby rules too: a running private table is not confirmed either.
+        self.check_visible(await self.snapshot(table_id), player.id, invite)
         snap, seat = await self._change_seats(table_id, change)
         assert seat is not None
         return snap, seat
@@ -782,9 +830,13 @@ class TableService:
     # ------------------------------------------------------------------ playing
 
     async def state_for(
-        self, table_id: str, player: Player | None, lang: Locale | None = None
+        self,
+        table_id: str,
+        player: Player | None,
+        lang: Locale | None = None,
+        invite: str | None = None,
     ) -> dict[str, Any]:
-        snap = await self.snapshot(table_id)
+        snap = await self.visible_snapshot(table_id, player, invite)
         return self.picture(snap, snap.seat_of(player.id if player else None), lang=lang)
 
     async def act(
@@ -808,6 +860,8 @@ class TableService:
     @staticmethod
     def _my_seat(snap: Snapshot, player: Player) -> int:
         seat = snap.seat_of(player.id)
+        if seat is None and snap.private:
+            raise errors.NotFound(f"no table '{snap.id}'")  # not confirmed to outsiders
         if seat is None:
             raise errors.NotSeated("you hold no seat at this table; spectators cannot act")
         if snap.seats[seat].taken_over:
@@ -921,7 +975,7 @@ class TableService:
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
         self.schedule_bots(table_id)
-        mine = redact_events([(new_snap.version, seat, event_dicts)], seat)
+        mine = _shown(new_snap, redact_events([(new_snap.version, seat, event_dicts)], seat), seat)
         return self.picture(new_snap, seat, events=mine)
 
     async def undo(
@@ -1020,7 +1074,10 @@ class TableService:
                 if done.rowcount != 1:
                     current = (
                         await conn.execute(select(GameTable.version).where(GameTable.id == snap.id))
-                    ).scalar_one()
+                    ).scalar_one_or_none()
+                    if current is None:
+                        # Deleted meanwhile (by another instance: this one's cache still had it).
+                        raise errors.NotFound(f"no table '{snap.id}'")
                     raise errors.StaleVersion(
                         "another action was applied first", current_version=current
                     )
@@ -1042,7 +1099,7 @@ class TableService:
             raise errors.StaleVersion(
                 "another action was applied first", current_version=latest.version
             ) from None
-        except errors.StaleVersion:
+        except (errors.StaleVersion, errors.NotFound):
             self.invalidate(snap.id)
             raise
         recent = snap.recent
@@ -1084,7 +1141,9 @@ class TableService:
         if record.seat != seat:
             raise errors.IdempotencyConflict("that action id was already used by another seat")
         past = await self.snapshot_at(snap, record.version)
-        events = redact_events([(record.version, record.seat, record.events)], seat)
+        events = _shown(
+            snap, redact_events([(record.version, record.seat, record.events)], seat), seat
+        )
         answer = self.picture(past, seat, events=events)
         if offer_undo:
             # The same question as the first answer's, asked now: still the table's last
@@ -1159,23 +1218,34 @@ class TableService:
             return None
         wanted = range(since + 1, snap.version + 1)
         if all(v in snap.recent for v in wanted):
-            return redact_events(((v, *snap.recent[v]) for v in wanted), seat)
+            return _shown(snap, redact_events(((v, *snap.recent[v]) for v in wanted), seat), seat)
         records = await self.log_records(snap.id, since, limit=snap.version - since)
-        return redact_events(((r.version, r.seat, r.events) for r in records), seat)
+        return _shown(
+            snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
+        )
 
     async def public_log(
-        self, table_id: str, player: Player | None, since: int, lang: Locale | None = None
+        self,
+        table_id: str,
+        player: Player | None,
+        since: int,
+        lang: Locale | None = None,
+        invite: str | None = None,
     ) -> dict[str, Any]:
-        snap = await self.snapshot(table_id)
+        snap = await self.visible_snapshot(table_id, player, invite)
         seat = snap.seat_of(player.id if player else None)
         records = await self.log_records(table_id, max(since, 0))
-        events = redact_events(((r.version, r.seat, r.events) for r in records), seat)
+        events = _shown(
+            snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
+        )
         return {"version": snap.version, "events": self.with_text(snap, events, lang)}
 
-    async def replay(self, table_id: str) -> bytes:
+    async def replay(
+        self, table_id: str, player: Player | None = None, invite: str | None = None
+    ) -> bytes:
         """The whole history of a finished game, rendered as JSON. All but the table's public
         picture (it shows who is connected now) is rendered once and kept."""
-        snap = await self.snapshot(table_id)
+        snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished("the full history is shown only after the game has ended")
         rest = await self.replays.rendered(
@@ -1218,12 +1288,20 @@ class TableService:
         pieces += [b"],", dumps(tail)[1:-1]]
         return pieces
 
-    async def replay_steps(self, table_id: str, perspective: str, start: int, count: int) -> bytes:
+    async def replay_steps(
+        self,
+        table_id: str,
+        perspective: str,
+        start: int,
+        count: int,
+        player: Player | None = None,
+        invite: str | None = None,
+    ) -> bytes:
         """Step-by-step replay after the end: for versions start..start+count-1, what the chosen
         perspective saw — the full state ("full"), a spectator's view ("spectator") or a seat's view
         ("0", "1", …) — with the action and the events visible from there. Rendered as JSON:
         each perspective's steps are rendered once (paced) and kept; a window is a slice."""
-        snap = await self.snapshot(table_id)
+        snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished("the replay is shown only after the game has ended")
         seat: int | None = None

@@ -34,8 +34,25 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The invite code of the page's link (/tables/{id}?invite=…): a private table is readable only
+ * by its seated players and by holders of its code, so every call about a table carries it.
+ */
+export const pageInvite = new URLSearchParams(location.search).get("invite");
+
+function withInvite(path) {
+  if (!pageInvite || !path.startsWith("/tables/")) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(pageInvite)}`;
+}
+
 /** Call the API; resolves with the JSON body, rejects with ApiError (or a network error). */
 export async function api(method, path, body) {
+  return (await apiResponse(method, path, body)).data;
+}
+
+/** Like api(), also giving the response headers: {data, headers}. */
+export async function apiResponse(method, path, body) {
+  path = withInvite(path);
   const headers = { Accept: "application/json" };
   const me = identity();
   if (me) headers.Authorization = `Bearer ${me.token}`;
@@ -50,7 +67,7 @@ export async function api(method, path, body) {
   } catch (err) {
     throw new ApiError(0, { code: "network_error", message: String(err?.message || err) });
   }
-  if (response.status === 204) return null;
+  if (response.status === 204) return { data: null, headers: response.headers };
   let data = null;
   try {
     data = await response.json();
@@ -58,7 +75,7 @@ export async function api(method, path, body) {
     data = null;
   }
   if (!response.ok) throw new ApiError(response.status, data?.error);
-  return data;
+  return { data, headers: response.headers };
 }
 
 /** Create a player and remember it (name + token) in this browser. */
@@ -87,7 +104,29 @@ export async function checkIdentity() {
 }
 
 export const listGames = () => api("GET", "/games");
-export const listTables = (status) => api("GET", `/tables${status ? `?status=${status}` : ""}`);
+/** One page of the lobby, newest first: {tables, next} (next: the cursor of the next page). */
+export async function listTablesPage(status, cursor = null, limit = null) {
+  const params = new URLSearchParams();
+  if (status) params.set("status", status);
+  if (cursor) params.set("cursor", cursor);
+  if (limit) params.set("limit", String(limit));
+  const query = params.toString();
+  const { data, headers } = await apiResponse("GET", `/tables${query ? `?${query}` : ""}`);
+  return { tables: data, next: headers.get("X-Next-Cursor") };
+}
+
+/** The lobby's tables of a status, following the cursor for at most `maxPages` pages. */
+export async function listTables(status, maxPages = 5) {
+  const tables = [];
+  let cursor = null;
+  for (let page = 0; page < maxPages; page += 1) {
+    const { tables: more, next } = await listTablesPage(status, cursor);
+    tables.push(...more);
+    if (!next) break;
+    cursor = next;
+  }
+  return tables;
+}
 /** One table; with `lang`, a finished table's result also explains its ties (`tiebreak_text`). */
 export const getTable = (id, lang = null) =>
   api("GET", `/tables/${encodeURIComponent(id)}${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`);

@@ -600,7 +600,14 @@ let lastListing = "";
 
 async function refreshTables() {
   try {
-    const tables = await listTables();
+    // One listing per status, so that no number of finished (or other) tables can push the
+    // open ones out of a page; open and playing tables follow the server's cursor.
+    const [open, playing, finished] = await Promise.all([
+      listTables("open"),
+      listTables("playing"),
+      listTables("finished", 1),
+    ]);
+    const tables = [...open, ...playing, ...finished];
     document.getElementById("lobby-offline").hidden = true;
     const listing = JSON.stringify(tables);
     if (listing === lastListing && state.loaded) return; // nothing changed: keep focus and inputs

@@ -1041,7 +1041,9 @@ function renderLog() {
   const list = document.getElementById("log-list");
   const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   const items = [];
-  for (const event of state.log) {
+  // A game may hide again what its rules no longer let be read (Luz strict_memory).
+  const shown = state.renderer?.visibleLog ? state.renderer.visibleLog(state.log, state.picture?.view) : state.log;
+  for (const event of shown) {
     const text = describe(event);
     if (text === null) continue;
     // Scoring events come with the server's step-by-step explanation (one line per step):
@@ -1090,11 +1092,6 @@ function renderNotifyToggle() {
 
 const CHAT_LIMIT = 300;
 let chatComposeKey = null;
-const chatNameFormFor = stickyNameForm((created) => {
-  header.redraw();
-  socket?.authenticate(created.token);
-  render();
-});
 
 function addChat(messages) {
   let added = false;
@@ -1172,8 +1169,9 @@ function renderChatCompose() {
   const box = document.getElementById("chat-compose");
   if (!box) return;
   const player = me();
-  const showNameForm = !player && status() !== "open"; // while open, the setup panel asks for it
-  const key = `${player?.id || "-"}|${currentLang()}|${showNameForm}`;
+  // Only the players seated at the table post into its chat; watchers read it.
+  const seated = Boolean(player) && mySeat() !== null && mySeat() !== undefined;
+  const key = `${player?.id || "-"}|${seated}|${currentLang()}`;
   if (key === chatComposeKey) return; // keep what is being typed
   chatComposeKey = key;
   const input = h("input", {
@@ -1181,12 +1179,12 @@ function renderChatCompose() {
     name: "text",
     maxlength: 500,
     autocomplete: "off",
-    disabled: !player,
+    disabled: !seated,
     placeholder: t("chat.placeholder"),
-    "aria-describedby": player ? null : "chat-hint",
+    "aria-describedby": seated ? null : "chat-hint",
     "aria-label": t("chat.label"),
   });
-  const button = h("button", { type: "submit", class: "btn", id: "chat-send", disabled: !player }, t("chat.send"));
+  const button = h("button", { type: "submit", class: "btn", id: "chat-send", disabled: !seated }, t("chat.send"));
   fill(
     box,
     h(
@@ -1201,8 +1199,7 @@ function renderChatCompose() {
       input,
       button,
     ),
-    player ? null : h("p", { class: "hint", id: "chat-hint" }, t("chat.need_name")),
-    showNameForm ? h("details", { class: "chat-name" }, h("summary", null, t("chat.choose_name")), chatNameFormFor()) : null,
+    seated ? null : h("p", { class: "hint", id: "chat-hint" }, t("chat.seated_only")),
   );
 }
 

@@ -1,6 +1,8 @@
 // The table WebSocket (API.md): one socket, reconnects with exponential backoff and resyncs
 // from the last version it saw (`?since=` on connect, `{"type":"sync"}` when asked).
 
+import { pageInvite } from "./api.js";
+
 const CLOSE_AUTH = 4401;
 const CLOSE_NOT_FOUND = 4404;
 const PING_EVERY_MS = 15000;
@@ -41,6 +43,7 @@ export class TableSocket {
     if (this.lastVersion) params.set("since", String(this.lastVersion));
     const lang = typeof this.lang === "function" ? this.lang() : this.lang;
     if (lang) params.set("lang", lang);
+    if (pageInvite) params.set("invite", pageInvite); // a private table's invite link
     const query = params.toString();
     return `${scheme}//${location.host}/api/v1/tables/${encodeURIComponent(this.tableId)}/ws${
       query ? `?${query}` : ""

@@ -91,11 +91,12 @@ def test_private_tables_are_unlisted_and_need_the_invite(tmp_path: Path) -> None
         assert table["private"] is True and code
         assert tid not in {t["id"] for t in stranger.get("/api/v1/tables").json()}
         assert tid in {t["id"] for t in owner.get("/api/v1/tables").json()}
-        assert stranger.get(f"/api/v1/tables/{tid}").json().get("invite_code") is None
+        assert stranger.get(f"/api/v1/tables/{tid}").status_code == 404
+        # Without its code a private table is not confirmed to exist (issue 17.13).
         r = stranger.post(f"/api/v1/tables/{tid}/join")
-        assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
         r = stranger.post(f"/api/v1/tables/{tid}/join", {"invite": "guess"})
-        assert r.status_code == 403
+        assert r.status_code == 404
         assert friend.post(f"/api/v1/tables/{tid}/join", {"invite": code}).json() == {"seat": 1}
         assert friend.get(f"/api/v1/tables/{tid}").json()["invite_code"] == code
 

@@ -158,7 +158,10 @@ def test_chat_over_rest_and_websocket_reaches_everyone(
     assert spectator.until(lambda f: f["type"] == "chat")["message"]["text"] == "buenas"
     spectator.send({"type": "chat", "text": "I have no token"})
     assert spectator.until(lambda f: f["type"] == "error")["error"]["code"] == "unauthorized"
-    assert watcher.post(f"/api/v1/tables/{tid}/chat", {"text": "watching"}).status_code == 201
+    # Watchers read the chat but only seated players post (issue 17.13).
+    r = watcher.post(f"/api/v1/tables/{tid}/chat", {"text": "watching"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_seated"
+    assert b.post(f"/api/v1/tables/{tid}/chat", {"text": "watching"}).status_code == 201
     history = http.get(f"/api/v1/tables/{tid}/chat").json()
     assert [m["text"] for m in history] == ["¡Hola, mesa!", "buenas", "watching"]
     assert (

@@ -122,3 +122,35 @@ def test_the_sorter_chooses_the_plus_side_when_the_option_is_on(
     expect(page.locator("#log-list")).to_contain_text("a la izquierda")
     # Seat 0 sorted seat 1's hand: its "+" is now drawn on the left.
     expect(page.locator(".luz-player[data-seat='1'] .plus-marker.plus-left")).to_have_count(1)
+
+
+def test_strict_memory_leaves_no_older_trick_in_the_log_panel(
+    new_context: Any, api: httpx.Client
+) -> None:
+    """With strict_memory the log panel drops the cards of a trick once it is no longer the
+    last completed one, although this page saw each card played live; a reload shows the
+    same. Who won each trick stays."""
+    owner = make_player(api, "Mnemo")
+    table_id = seated_table(api, owner, bots=2, options={"strict_memory": True})
+    page = new_context(player=owner).new_page()
+    page.goto(f"/tables/{table_id}")
+    view: dict[str, Any] = {}
+    for _ in range(60):
+        page.wait_for_selector(TURN_OR_END)
+        view = page.evaluate("window.partida.state.picture.view")
+        if view["phase"] == "playing" and view["hidden_tricks"] >= 4:
+            break
+        my_move(page)
+    assert view["hidden_tricks"] >= 4, view["hidden_tricks"]
+    # The page received every card of the deal's tricks live ...
+    live = page.evaluate("window.partida.state.log.filter((e) => e.type === 'card_played').length")
+    assert live >= 15, live
+    # ... and shows only the last completed trick's and the current trick's (3 seats).
+    played = page.locator("#log-list li.log-card_played")
+    assert played.count() <= 6, played.all_inner_texts()
+    assert page.locator("#log-list li.log-trick_won").count() >= 5
+    page.reload()
+    page.wait_for_selector(TURN_OR_END)
+    expect(page.locator("#log-list li.log-trick_won").first).to_be_visible()
+    assert page.locator("#log-list li.log-card_played").count() <= 6
+    assert page.locator("#log-list li.log-trick_won").count() >= 5

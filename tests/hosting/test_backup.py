@@ -81,3 +81,24 @@ def test_backup_and_restore_round_trip_games_in_progress(backend: str, tmp_path:
 def test_backup_of_a_missing_database_is_a_clear_error(tmp_path: Path) -> None:
     done = _cli(f"sqlite:///{tmp_path}/nothing.sqlite3", "backup", "--output", str(tmp_path / "x"))
     assert done.returncode == 2 and "no SQLite database" in done.stderr
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_backups_are_readable_by_their_owner_only(backend: str, tmp_path: Path) -> None:
+    """A backup holds the secrets of running games: it is written 0600 whatever the umask,
+    in a new folder made 0700, and a file it replaces loses its wider mode."""
+    with fresh_database(backend, tmp_path) as url:
+        fresh = tmp_path / "new-folder" / "partida.bak"
+        replaced = tmp_path / "old.bak"
+        replaced.write_bytes(b"an older backup")
+        replaced.chmod(0o644)
+        old_umask = os.umask(0o022)  # the usual umask: files 0644 unless the writer says so
+        try:
+            for out in (fresh, replaced):
+                made = _cli(url, "backup", "--output", str(out))
+                assert made.returncode == 0, made.stderr
+                assert out.stat().st_size > len(b"an older backup")
+                assert out.stat().st_mode & 0o777 == 0o600, oct(out.stat().st_mode)
+        finally:
+            os.umask(old_umask)
+        assert fresh.parent.stat().st_mode & 0o777 == 0o700

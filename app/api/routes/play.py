@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Response
 from app.api.deps import (
     ChatDep,
     CurrentPlayer,
+    Invite,
     OptionalPlayer,
     ReplayBudget,
     ResultLang,
@@ -33,9 +34,10 @@ async def get_state(
     player: OptionalPlayer,
     service: ServiceDep,
     lang: ResultLang = None,
+    invite: Invite = None,
 ) -> dict[str, Any]:
     """The caller's picture: its seat's view and legal actions (spectators: the public view)."""
-    return await service.state_for(table_id, player, lang)
+    return await service.state_for(table_id, player, lang, invite)
 
 
 @router.post("/actions", responses={200: {"model": StateOut}})
@@ -63,9 +65,10 @@ async def get_log(
     lang: Literal["es", "en"] | None = Query(
         default=None, description="add each event's readable line (text) in this language"
     ),
+    invite: Invite = None,
 ) -> dict[str, Any]:
     """The events the caller may see after version ``since``, each with its version."""
-    return await service.public_log(table_id, player, since, lang)
+    return await service.public_log(table_id, player, since, lang, invite)
 
 
 # The replays come rendered (kept once rendered: a finished game never changes): no
@@ -79,35 +82,44 @@ _RENDERED: dict[int | str, dict[str, Any]] = {
 
 
 @router.get("/replay", dependencies=[ReplayBudget], responses=_RENDERED)
-async def get_replay(table_id: str, service: ServiceDep) -> Response:
+async def get_replay(
+    table_id: str, service: ServiceDep, player: OptionalPlayer, invite: Invite = None
+) -> Response:
     """The full history with hidden information (only after the game has ended)."""
-    return Response(await service.replay(table_id), media_type="application/json")
+    body = await service.replay(table_id, player, invite)
+    return Response(body, media_type="application/json")
 
 
 @router.get("/replay/steps", dependencies=[ReplayBudget], responses=_RENDERED)
 async def get_replay_steps(
     table_id: str,
     service: ServiceDep,
+    player: OptionalPlayer,
     perspective: str = Query(default="full", description="full, spectator, or a seat number"),
     start: int = Query(default=1, ge=1, description="first version"),
     count: int = Query(default=100, ge=1, le=500, description="how many versions"),
+    invite: Invite = None,
 ) -> Response:
     """After the end: the game version by version, from one perspective (for the replay viewer)."""
-    body = await service.replay_steps(table_id, perspective, start, count)
+    body = await service.replay_steps(table_id, perspective, start, count, player, invite)
     return Response(body, media_type="application/json")
 
 
 @router.get("/chat", response_model=list[ChatMessagePublic])
 async def get_chat(
-    table_id: str, chat: ChatDep, since: int = Query(default=0, ge=0)
+    table_id: str,
+    chat: ChatDep,
+    player: OptionalPlayer,
+    since: int = Query(default=0, ge=0),
+    invite: Invite = None,
 ) -> list[dict[str, Any]]:
     """The table's chat after message id ``since`` (oldest first, at most 200)."""
-    return await chat.messages(table_id, since)
+    return await chat.messages(table_id, since, viewer=player, invite=invite)
 
 
 @router.post("/chat", status_code=201, response_model=ChatMessagePublic)
 async def post_chat(
-    table_id: str, body: ChatCreate, player: CurrentPlayer, chat: ChatDep
+    table_id: str, body: ChatCreate, player: CurrentPlayer, chat: ChatDep, invite: Invite = None
 ) -> dict[str, Any]:
-    """Say something at the table (any signed-in player; everyone connected sees it)."""
-    return await chat.post(table_id, player, body.text)
+    """Say something at the table (its seated players only; everyone connected sees it)."""
+    return await chat.post(table_id, player, body.text, invite)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request, status
 
 from app import errors
-from app.api.deps import CurrentPlayer, RatingsDep, ServiceDep
+from app.api.deps import CurrentPlayer, OptionalPlayer, RatingsDep, ServiceDep
 from app.api.schemas import ERRORS, MyTable, PlayerCreate, PlayerCreated, PlayerMe, PlayerUpdate
 from app.security import client_ip
 from app.tables.notify import check_webhook_url
@@ -50,6 +50,9 @@ async def my_tables(player: CurrentPlayer, service: ServiceDep) -> list[dict[str
 
 
 @router.get("/players/{player_id}")
-async def player_page(player_id: str, ratings: RatingsDep) -> dict[str, Any]:
-    """A player's ratings per game, stats and finished games (newest first)."""
-    return await ratings.player_page(player_id)
+async def player_page(
+    player_id: str, ratings: RatingsDep, viewer: OptionalPlayer
+) -> dict[str, Any]:
+    """A player's ratings per game, stats and finished games (newest first; a private table's
+    game only to the players who sat at it)."""
+    return await ratings.player_page(player_id, viewer_id=viewer.id if viewer else None)

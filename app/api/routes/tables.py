@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, Query, Request, Response, status
 
-from app.api.deps import CurrentPlayer, OptionalPlayer, ResultLang, ServiceDep
+from app.api.deps import (
+    CurrentPlayer,
+    Invite,
+    OptionalPlayer,
+    ResultLang,
+    ServiceDep,
+    VisibleTable,
+)
 from app.api.schemas import ERRORS, BotCreate, JoinOut, JoinRequest, TableCreate, TablePublic
+from app.tables.lobby import MAX_PAGE
+
+NEXT_CURSOR = "X-Next-Cursor"
 
 router = APIRouter(prefix="/tables", tags=["tables"], responses=ERRORS)
 
@@ -23,15 +33,46 @@ async def create_table(
     return service.table_public(snap, player.id)
 
 
-@router.get("", response_model=list[TablePublic])
+@router.get(
+    "",
+    response_model=list[TablePublic],
+    responses={
+        200: {
+            "headers": {
+                NEXT_CURSOR: {
+                    "description": "the cursor of the next page (absent on the last page)",
+                    "schema": {"type": "string"},
+                },
+                "Link": {
+                    "description": 'the next page as <url>; rel="next"',
+                    "schema": {"type": "string"},
+                },
+            }
+        }
+    },
+)
 async def list_tables(
+    request: Request,
+    response: Response,
     service: ServiceDep,
     player: OptionalPlayer,
     status: Literal["open", "playing", "finished"] | None = None,
     game: str | None = None,
+    limit: int = Query(default=MAX_PAGE, ge=1, le=MAX_PAGE, description="tables per page"),
+    cursor: str | None = Query(
+        default=None, max_length=200, description="X-Next-Cursor of the previous page"
+    ),
 ) -> list[dict[str, Any]]:
-    """Tables, newest first, optionally by status and game (private ones only to their players)."""
-    return await service.list_tables(status, game, player)
+    """Tables, newest first, optionally by status and game (private ones only to their players).
+
+    One page at a time: when more follow, the X-Next-Cursor header (and Link rel="next") gives
+    the cursor to pass back for the next page."""
+    tables, following = await service.list_tables(status, game, player, limit, cursor)
+    if following is not None:
+        response.headers[NEXT_CURSOR] = following
+        nxt = request.url.include_query_params(cursor=following)
+        response.headers["Link"] = f'<{nxt.path}?{nxt.query}>; rel="next"'
+    return tables
 
 
 @router.get("/{table_id}", response_model=TablePublic)
@@ -40,9 +81,11 @@ async def get_table(
     service: ServiceDep,
     player: OptionalPlayer,
     lang: ResultLang = None,
+    invite: Invite = None,
 ) -> dict[str, Any]:
-    """One table: seats, status, version, owner."""
-    snap = await service.snapshot(table_id)
+    """One table: seats, status, version, owner (a private one only to its players and to
+    holders of its invite code; to anybody else it does not exist)."""
+    snap = await service.visible_snapshot(table_id, player, invite)
     return service.table_public(snap, player.id if player else None, lang)
 
 
@@ -55,14 +98,16 @@ async def join_table(
     return JoinOut(seat=seat)
 
 
-@router.post("/{table_id}/leave", status_code=status.HTTP_204_NO_CONTENT)
+@router.post(
+    "/{table_id}/leave", status_code=status.HTTP_204_NO_CONTENT, dependencies=[VisibleTable]
+)
 async def leave_table(table_id: str, player: CurrentPlayer, service: ServiceDep) -> Response:
     """Give up your seat (only before the start); an owner's empty table is removed."""
     await service.leave(table_id, player)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.post("/{table_id}/bots", response_model=TablePublic)
+@router.post("/{table_id}/bots", response_model=TablePublic, dependencies=[VisibleTable])
 async def add_bot(
     table_id: str, player: CurrentPlayer, service: ServiceDep, body: BotCreate | None = None
 ) -> dict[str, Any]:
@@ -71,13 +116,15 @@ async def add_bot(
     return service.table_public(snap, player.id)
 
 
-@router.post("/{table_id}/start", response_model=TablePublic)
+@router.post("/{table_id}/start", response_model=TablePublic, dependencies=[VisibleTable])
 async def start_table(table_id: str, player: CurrentPlayer, service: ServiceDep) -> dict[str, Any]:
     """Deal and begin (owner only; every seat must be taken)."""
     return service.table_public(await service.start(table_id, player), player.id)
 
 
-@router.post("/{table_id}/seats/{seat}/takeover", response_model=TablePublic)
+@router.post(
+    "/{table_id}/seats/{seat}/takeover", response_model=TablePublic, dependencies=[VisibleTable]
+)
 async def vote_takeover(
     table_id: str,
     player: CurrentPlayer,
@@ -88,7 +135,7 @@ async def vote_takeover(
     return service.table_public(await service.vote_takeover(table_id, player, seat), player.id)
 
 
-@router.post("/{table_id}/take-back", response_model=TablePublic)
+@router.post("/{table_id}/take-back", response_model=TablePublic, dependencies=[VisibleTable])
 async def take_back(table_id: str, player: CurrentPlayer, service: ServiceDep) -> dict[str, Any]:
     """Take your seat back from the bot that was playing it."""
     return service.table_public(await service.take_back(table_id, player), player.id)

@@ -27,6 +27,7 @@ from app.games.luz.data import DEALS, MAX_PLAYERS, MIN_PLAYERS
 from app.games.luz.describe import describe as _describe
 from app.games.luz.events import LuzEvent
 from app.games.luz.figures import FIGURES
+from app.games.luz.memory import redact_log as _redact_log
 from app.games.luz.rules import LuzOptions, LuzState
 from app.games.luz.view import LuzView
 from app.games.luz.view import view as _view
@@ -77,6 +78,12 @@ class LuzEngine:
 
     def result(self, state: BaseModel) -> Result | None:
         return rules.result(_state(state))
+
+    def redact_log(
+        self, state: BaseModel, events: list[dict[str, Any]], seat: Seat | None
+    ) -> list[dict[str, Any]]:
+        """With ``strict_memory``, while the game runs: no older trick's cards (§6 note 2)."""
+        return _redact_log(_state(state), events, seat)
 
     def bot(
         self, view: BaseModel, legal_actions: list[Any], rng: random.Random, level: str = "normal"

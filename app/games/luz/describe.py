@@ -188,6 +188,13 @@ def describe(item: BaseModel, locale: Locale = "en") -> str:
                 if es
                 else f"Seat {seat + 1} played {card_text(card, locale)} (slot {slot}) in trick {number}"
             )
+        case TrickWon(seat=seat, trick_no=number, cards=()):
+            # strict_memory keeps who won an older trick, not its cards (memory.py).
+            return (
+                f"El asiento {seat + 1} ganó la baza {number}"
+                if es
+                else f"Seat {seat + 1} won trick {number}"
+            )
         case TrickWon(seat=seat, trick_no=number, cards=cards):
             return (
                 f"El asiento {seat + 1} ganó la baza {number} ({_plays(cards, locale)})"

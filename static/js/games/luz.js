@@ -513,6 +513,34 @@ export function scores(view) {
   return view?.scores || null;
 }
 
+/**
+ * The log lines the table may still show (rules §6 note 2): with strict_memory, while the game
+ * runs, no card of a completed trick other than the last one, even one this page saw played
+ * live. Mirrors the server's app/games/luz/memory.py: older tricks' card_played lines go, their
+ * trick_won keeps its winner without its cards. "The last completed trick" runs across deals.
+ */
+export function visibleLog(events, view) {
+  if (!view || !view.options?.strict_memory || view.phase === "finished") return events;
+  const done = view.completed_tricks.length + view.hidden_tricks;
+  const oldest = done ? [view.deal, done] : [view.deal - 1, 10];
+  const older = (deal, n) => deal < oldest[0] || (deal === oldest[0] && n < oldest[1]);
+  // Events before the first deal_started in the list belong to the deal before it.
+  const start = events.find((event) => event.type === "deal_started");
+  let deal = start ? start.deal - 1 : view.deal;
+  const out = [];
+  for (const event of events) {
+    if (event.type === "deal_started") deal = event.deal;
+    else if (event.type === "card_played" && older(deal, event.trick_no)) continue;
+    else if (event.type === "trick_won" && older(deal, event.trick_no)) {
+      const { text: _text, ...rest } = event;
+      out.push({ ...rest, cards: [] });
+      continue;
+    } else if ((event.type === "hand_shown" || event.type === "hands_dealt") && event.deal < view.deal) continue;
+    out.push(event);
+  }
+  return out;
+}
+
 /** One readable log line per event; null hides an event (the dealt hands are on the board). */
 export function describeEvent(event, ctx) {
   const name = (seat) => ctx.seatName(seat);

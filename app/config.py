@@ -100,6 +100,43 @@ class Settings(BaseSettings):
     cors_origins: list[str] = Field(
         default_factory=list, description="origins allowed by CORS; empty = closed"
     )
+    rate_limit_replay_ip: str = Field(
+        default="60/minute",
+        description="replay requests (/replay, /replay/steps) per client IP, on top of the REST limit",
+    )
+    rate_limit_replay_token: str = Field(
+        default="60/minute", description="replay requests per player token (when one is sent)"
+    )
+    replay_cache_bytes: int = Field(
+        default=64 * 1024 * 1024,
+        ge=0,
+        description="rendered replays of finished games kept in memory, in bytes (LRU); 0 = none",
+    )
+    replay_cache_states: int = Field(
+        default=256, ge=0, description="re-played states (a table at a version) kept (LRU)"
+    )
+    replay_slice_seconds: float = Field(
+        default=0.005,
+        gt=0,
+        le=0.1,
+        description="a re-play gives the event loop back after running this long",
+    )
+    replay_share: float = Field(
+        default=0.5,
+        gt=0,
+        le=1,
+        description="the share of the event loop's time a re-play may take (it rests between slices)",
+    )
+    replay_concurrency: int = Field(
+        default=1, ge=1, le=16, description="re-plays of each kind run at once (the rest wait)"
+    )
+    loop_lag_probe_seconds: float = Field(
+        default=0.01,
+        ge=0,
+        description=(
+            "how often the event-loop lag probe wakes (partida_event_loop_lag_seconds); 0 = off"
+        ),
+    )
     catch_up_limit: int = Field(
         default=200, ge=1, description="missed versions sent as events before a snapshot"
     )

@@ -136,3 +136,12 @@ def envelope(code: str, message: str, **details: Any) -> dict[str, Any]:
 class WrongInvite(NotFound):
     """A private table's invite code did not match: the client sees the 404 of a table that
     does not exist, and the guess counts against its address."""
+
+
+class RetryLater(RateLimited):
+    """429 ``rate_limited`` that says when to come back: ``retry_after`` seconds, in the
+    envelope and as the Retry-After header."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, retry_after=retry_after)
+        self.headers = {"Retry-After": str(retry_after)}

@@ -40,7 +40,7 @@ from app.db.session import (
 from app.games import REGISTRY
 from app.games.base import Engine, action_adapter
 from app.logging import configure_logging
-from app.metrics import REQUESTS
+from app.metrics import REQUESTS, watch_event_loop
 from app.realtime import ws
 from app.realtime.asyncapi import asyncapi_document
 from app.realtime.broker import make_broker
@@ -114,7 +114,9 @@ def _install_error_handlers(app: FastAPI) -> None:
             # A wrong invite code, on any route, is a guess against the address's budget.
             with contextlib.suppress(errors.RateLimited):
                 await request.app.state.limiter.failed_code(client_ip(request.scope))
-        return JSONResponse(exc.envelope(), status_code=exc.status)
+        return JSONResponse(
+            exc.envelope(), status_code=exc.status, headers=getattr(exc, "headers", None)
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -246,6 +248,13 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
             ),
             name="clock-keeper",
         )
+        probe = (
+            asyncio.create_task(
+                watch_event_loop(settings.loop_lag_probe_seconds), name="loop-lag-probe"
+            )
+            if settings.loop_lag_probe_seconds > 0
+            else None
+        )
         # Everything alive now (modules, schemas, engines' data) lives as long as the process:
         # out of the collector's sight, a full collection no longer walks it (a gen-2 pass
         # under load took 80-200 ms before, stalling every table on this instance).
@@ -257,6 +266,8 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         finally:
             sweeper.cancel()
             keeper.cancel()
+            if probe is not None:
+                probe.cancel()
             await service.close()
             await notifier.close()
             await broker.stop()

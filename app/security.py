@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import time
 from typing import Any
 
 import limits
@@ -48,6 +50,8 @@ class RateLimiter:
         self.per_ip = limits.parse(settings.rate_limit_ip)
         self.per_token = limits.parse(settings.rate_limit_token)
         self.new_players = limits.parse(settings.rate_limit_new_players)
+        self.replay_per_ip = limits.parse(settings.rate_limit_replay_ip)
+        self.replay_per_token = limits.parse(settings.rate_limit_replay_token)
 
     async def hit(self, item: limits.RateLimitItem, *keys: str) -> bool:
         if not self.enabled:
@@ -87,6 +91,26 @@ class RateLimiter:
                 f"too many attempts from this address (limit {self.new_players}); "
                 "wait before trying another code"
             )
+
+    async def retry_after(self, item: limits.RateLimitItem, *keys: str) -> int:
+        """Whole seconds until ``item`` frees a request for ``keys`` (at least 1)."""
+        try:
+            stats = await self._limiter.get_window_stats(item, *keys)
+            return max(1, math.ceil(stats.reset_time - time.time()))
+        except Exception:
+            return int(item.get_expiry())
+
+    async def check_replay(self, ip: str, token: str | None) -> None:
+        """Replays re-play whole games: a budget of their own per IP and per token."""
+        budgets = [(self.replay_per_ip, "replay-ip", ip)]
+        if token is not None:
+            budgets.append((self.replay_per_token, "replay-token", token))
+        for item, scope, key in budgets:
+            if not await self.hit(item, scope, key):
+                raise errors.RetryLater(
+                    f"too many replay requests (limit {item}); retry later",
+                    retry_after=await self.retry_after(item, scope, key),
+                )
 
 
 async def _send_json(

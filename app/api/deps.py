@@ -10,7 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app import errors
 from app.db.models import Player
-from app.security import client_ip
+from app.security import RateLimiter, bearer_key, client_ip
 from app.tables.admin import Admin
 from app.tables.chat import Chat
 from app.tables.ratings import Ratings
@@ -121,3 +121,12 @@ async def require_visible_table(
 
 
 VisibleTable = Depends(require_visible_table)
+
+
+async def replay_budget(request: Request) -> None:
+    """The replay endpoints' own rate limit (per IP, and per token when one is sent)."""
+    limiter: RateLimiter = request.app.state.limiter
+    await limiter.check_replay(client_ip(request.scope), bearer_key(request.scope))
+
+
+ReplayBudget = Depends(replay_budget)

@@ -49,7 +49,16 @@ from app.realtime.broker import Broker, TableUpdate
 from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
-from app.tables.replay import ACTION, SETUP, UNDO, final_state, replay_log
+from app.tables.replay import (
+    ACTION,
+    SETUP,
+    UNDO,
+    Pacer,
+    ReplayWork,
+    dumps,
+    paced_final_state,
+    replay_log,
+)
 
 log = logging.getLogger("partida.tables")
 
@@ -264,6 +273,14 @@ class TableService:
         self.notifier: TurnNotifier | None = None
         self.on_finished: Callable[[str], Coroutine[Any, Any, Any]] | None = None
         self._background: set[asyncio.Task[Any]] = set()
+        # Every re-play of a log runs here: paced, few at a time, shared and kept.
+        self.replays = ReplayWork(
+            max_bytes=settings.replay_cache_bytes,
+            max_states=settings.replay_cache_states,
+            slice_seconds=settings.replay_slice_seconds,
+            lanes=settings.replay_concurrency,
+            share=settings.replay_share,
+        )
 
     # ------------------------------------------------------------------ players
 
@@ -1255,14 +1272,20 @@ class TableService:
             return list((await session.execute(query)).scalars().all())
 
     async def replay_state(self, snap: Snapshot, upto: int | None = None) -> BaseModel:
-        """setup(seed) and every logged action through ``apply``, up to a version."""
-        engine = snap.engine
-        options = engine.Options.model_validate(snap.options)
-        state = engine.setup(snap.seat_count, snap.seed, options)
-        records = await self.log_records(snap.id, 1)
-        return final_state(
-            engine, state, [_step(r) for r in records if upto is None or r.version <= upto]
-        )
+        """setup(seed) and every logged action through ``apply``, up to a version (by default
+        the snapshot's). The state at a version never changes: it is kept (bounded), and the
+        re-play gives the event loop back as it goes."""
+        upto = snap.version if upto is None else upto
+
+        async def rebuild(pacer: Pacer) -> BaseModel:
+            engine = snap.engine
+            options = engine.Options.model_validate(snap.options)
+            state = engine.setup(snap.seat_count, snap.seed, options)
+            records = await self.log_records(snap.id, 1)
+            steps = [_step(r) for r in records if r.version <= upto]
+            return await paced_final_state(engine, state, steps, pacer)
+
+        return await self.replays.state((snap.id, upto), rebuild)
 
     async def events_since(
         self, snap: Snapshot, since: int, seat: int | None
@@ -1299,34 +1322,51 @@ class TableService:
 
     async def replay(
         self, table_id: str, player: Player | None = None, invite: str | None = None
-    ) -> dict[str, Any]:
+    ) -> bytes:
+        """The whole history of a finished game, rendered as JSON. All but the table's public
+        picture (it shows who is connected now) is rendered once and kept."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished("the full history is shown only after the game has ended")
+        rest = await self.replays.rendered(
+            ("replay", snap.id, snap.version), lambda pacer: self._render_replay(snap, pacer)
+        )
+        return b"".join((b'{"table":', dumps(self.table_public(snap)), b",", *rest, b"}"))
+
+    async def _render_replay(self, snap: Snapshot, pacer: Pacer) -> list[bytes]:
+        """``/replay`` without its table: the members after ``"table":…,``, in pieces."""
         engine = snap.engine
         options = engine.Options.model_validate(snap.options)
         initial = engine.setup(snap.seat_count, snap.seed, options)
-        records = await self.log_records(table_id, 0)
+        records = await self.log_records(snap.id, 0)
         setup = [r for r in records if r.kind == SETUP]
         records = [r for r in records if r.kind != SETUP]
         # Tables started before the setup was logged have no setup record: no setup_events.
         setup_events = {"setup_events": setup[0].events} if setup else {}
-        return {
-            "table": self.table_public(snap),
+        head = {
             "seed": snap.seed,
             "seed_secret": snap.seed_secret or None,
             "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
             "seat_count": snap.seat_count,
             "initial_state": initial.model_dump(mode="json"),
             **setup_events,
-            "actions": [
-                {"version": r.version, "seat": r.seat, "action": r.action, "events": r.events,
-                 "kind": r.kind, "at": _iso(r.created_at)}
-                for r in records
-            ],
+        }
+        pieces = [dumps(head)[1:-1], b',"actions":[']
+        for n, r in enumerate(records):
+            pieces.append(
+                (b"," if n else b"")
+                + dumps(
+                    {"version": r.version, "seat": r.seat, "action": r.action,
+                     "events": r.events, "kind": r.kind, "at": _iso(r.created_at)}
+                )
+            )  # fmt: skip
+            await pacer.tick()
+        tail = {
             "final_state": snap.state.model_dump(mode="json") if snap.state else None,
             "result": snap.result,
-        }  # fmt: skip
+        }
+        pieces += [b"],", dumps(tail)[1:-1]]
+        return pieces
 
     async def replay_steps(
         self,
@@ -1336,10 +1376,11 @@ class TableService:
         count: int,
         player: Player | None = None,
         invite: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> bytes:
         """Step-by-step replay after the end: for versions start..start+count-1, what the chosen
         perspective saw — the full state ("full"), a spectator's view ("spectator") or a seat's view
-        ("0", "1", …) — with the action and the events visible from there."""
+        ("0", "1", …) — with the action and the events visible from there. Rendered as JSON:
+        each perspective's steps are rendered once (paced) and kept; a window is a slice."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished("the replay is shown only after the game has ended")
@@ -1351,24 +1392,33 @@ class TableService:
                     field="perspective",
                 )
             seat = int(perspective)
+        # "01" and "1" are one perspective, and one cache entry.
+        steps = await self.replays.rendered(
+            ("steps", snap.id, snap.version, "full" if perspective == "full" else seat),
+            lambda pacer: self._render_steps(snap, perspective, seat, pacer),
+        )
+        first = max(start, 1) - 1
+        window = steps[first : first + count]
+        head = dumps({"version": snap.version, "perspective": perspective})[:-1]
+        return b"".join((head, b',"steps":[', b",".join(window), b"]}"))
+
+    async def _render_steps(
+        self, snap: Snapshot, perspective: str, seat: int | None, pacer: Pacer
+    ) -> list[bytes]:
+        """Every version's step from one perspective, each rendered on its own (in order)."""
         engine = snap.engine
         state = engine.setup(
             snap.seat_count, snap.seed, engine.Options.model_validate(snap.options)
         )
-        records = await self.log_records(table_id, 0)
+        records = await self.log_records(snap.id, 0)
         by_version = {r.version: r for r in records}
         states = replay_log(engine, state, [_step(r) for r in records])
-        steps: list[dict[str, Any]] = []
-        end = start + count
+        steps: list[bytes] = []
         for version in range(1, snap.version + 1):
             # Version 1 is the setup: its record (if the table has one) carries its events.
             record = by_version.get(version)
             if version > 1:
                 _version, state = next(states)
-            if version < start:
-                continue
-            if version >= end:
-                break
             picture = (
                 state.model_dump(mode="json")
                 if perspective == "full"
@@ -1382,17 +1432,20 @@ class TableService:
                     if _event_for(e, seat)
                 ]
             steps.append(
-                {
-                    "version": version,
-                    "actor": None if record is None else record.seat,
-                    "action": None if record is None or record.kind == SETUP else record.action,
-                    "kind": None if record is None else record.kind,
-                    "events": events,
-                    "state" if perspective == "full" else "view": picture,
-                    "to_act": sorted(engine.to_act(state)),
-                }
+                dumps(
+                    {
+                        "version": version,
+                        "actor": None if record is None else record.seat,
+                        "action": None if record is None or record.kind == SETUP else record.action,
+                        "kind": None if record is None else record.kind,
+                        "events": events,
+                        "state" if perspective == "full" else "view": picture,
+                        "to_act": sorted(engine.to_act(state)),
+                    }
+                )
             )
-        return {"version": snap.version, "perspective": perspective, "steps": steps}
+            await pacer.tick()
+        return steps
 
     def _alert_new_turns(self, snap: Snapshot, before: set[int]) -> None:
         """Webhook alerts for human seats that have just become due to act."""

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
-from app.api.deps import ChatDep, CurrentPlayer, Invite, OptionalPlayer, ResultLang, ServiceDep
+from app.api.deps import (
+    ChatDep,
+    CurrentPlayer,
+    Invite,
+    OptionalPlayer,
+    ReplayBudget,
+    ResultLang,
+    ServiceDep,
+)
 from app.api.schemas import (
     ERRORS,
     ActionRequest,
@@ -63,15 +71,26 @@ async def get_log(
     return await service.public_log(table_id, player, since, lang, invite)
 
 
-@router.get("/replay")
+# The replays come rendered (kept once rendered: a finished game never changes): no
+# re-encoding on the event loop per request.
+_RENDERED: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "Successful Response",
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    }
+}
+
+
+@router.get("/replay", dependencies=[ReplayBudget], responses=_RENDERED)
 async def get_replay(
     table_id: str, service: ServiceDep, player: OptionalPlayer, invite: Invite = None
-) -> dict[str, Any]:
+) -> Response:
     """The full history with hidden information (only after the game has ended)."""
-    return await service.replay(table_id, player, invite)
+    body = await service.replay(table_id, player, invite)
+    return Response(body, media_type="application/json")
 
 
-@router.get("/replay/steps")
+@router.get("/replay/steps", dependencies=[ReplayBudget], responses=_RENDERED)
 async def get_replay_steps(
     table_id: str,
     service: ServiceDep,
@@ -80,9 +99,10 @@ async def get_replay_steps(
     start: int = Query(default=1, ge=1, description="first version"),
     count: int = Query(default=100, ge=1, le=500, description="how many versions"),
     invite: Invite = None,
-) -> dict[str, Any]:
+) -> Response:
     """After the end: the game version by version, from one perspective (for the replay viewer)."""
-    return await service.replay_steps(table_id, perspective, start, count, player, invite)
+    body = await service.replay_steps(table_id, perspective, start, count, player, invite)
+    return Response(body, media_type="application/json")
 
 
 @router.get("/chat", response_model=list[ChatMessagePublic])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from app.api.deps import ChatDep, CurrentPlayer, OptionalPlayer, ResultLang, ServiceDep
 from app.api.schemas import (
@@ -16,6 +16,7 @@ from app.api.schemas import (
     StateOut,
     UndoRequest,
 )
+from app.tables.chat_rate import check_chat_rate
 
 router = APIRouter(prefix="/tables/{table_id}", tags=["play"], responses=ERRORS)
 
@@ -89,7 +90,9 @@ async def get_chat(
 
 @router.post("/chat", status_code=201, response_model=ChatMessagePublic)
 async def post_chat(
-    table_id: str, body: ChatCreate, player: CurrentPlayer, chat: ChatDep
+    table_id: str, body: ChatCreate, player: CurrentPlayer, chat: ChatDep, request: Request
 ) -> dict[str, Any]:
     """Say something at the table (any signed-in player; everyone connected sees it)."""
+    settings = request.app.state.settings
+    await check_chat_rate(request.app.state.limiter, settings.rate_limit_chat, player.id)
     return await chat.post(table_id, player, body.text)

@@ -85,9 +85,7 @@ def _session(server: ServerProcess, admin_token: str) -> list[str]:
     return used
 
 
-@pytest.mark.parametrize(
-    ("backend", "log_json"), [(b, j) for b in BACKENDS for j in (False, True)]
-)
+@pytest.mark.parametrize(("backend", "log_json"), [(b, j) for b in BACKENDS for j in (False, True)])
 def test_no_token_appears_in_the_server_logs(
     backend: str, log_json: bool, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:

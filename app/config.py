@@ -65,7 +65,9 @@ class Settings(BaseSettings):
         default=8, ge=1, description="open table sockets per player (per instance)"
     )
     ws_max_sockets_per_ip: int = Field(
-        default=32, ge=1, description="open table sockets per client address (per instance)"
+        default=32,
+        ge=1,
+        description="open table sockets per client address (per instance; off with rate limits)",
     )
     rate_limit_chat: str = Field(
         default="20/minute", description="chat messages per player (REST and WebSocket)"

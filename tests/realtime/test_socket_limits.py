@@ -102,7 +102,10 @@ def test_sockets_per_player_are_capped_across_tables_and_every_way_to_authentica
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_sockets_per_address_are_capped(backend: str, tmp_path: Path) -> None:
-    with _server(tmp_path, backend, ws_max_sockets_per_ip=3) as (live, http):
+    with _server(tmp_path, backend, rate_limit_enabled=True, ws_max_sockets_per_ip=3) as (
+        live,
+        http,
+    ):
         (a, _b), tid = _table(http)
         held = [_open(live, tid), _open(live, tid), _open(live, tid, f"token={a.token}")]
         _refused(live, tid)

@@ -61,6 +61,8 @@ MAX_INT = 2**63 - 1
 # Client ids (idempotency keys) are printable: no NUL or other control characters.
 ClientId = Annotated[str, StringConstraints(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Version = Annotated[int, Field(ge=0, le=MAX_INT)]
+# No frame of the protocol nests deeper than this (an action is a few levels at most).
+MAX_DEPTH = 32
 _SINCE = re.compile(r"[0-9]{1,19}")
 
 
@@ -297,13 +299,32 @@ async def _serve(
             )
 
 
+def _depth(data: Any) -> int:
+    """How deeply ``data`` nests (iteratively: a deep value cannot exhaust the stack)."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth)
+            todo.extend((item, depth + 1) for item in value)
+    return deepest
+
+
 def _parse(raw: str) -> tuple[Any, errors.AppError | None]:
+    too_deep = errors.ValidationFailed(
+        f"frames must be JSON objects nested at most {MAX_DEPTH} levels deep"
+    )
     try:
-        return json.loads(raw), None
+        data = json.loads(raw)
     except RecursionError:
-        return None, errors.ValidationFailed("frames must be JSON objects; this one nests too deep")
+        return None, too_deep
     except ValueError:
         return None, errors.ValidationFailed("frames must be JSON objects")
+    if _depth(data) > MAX_DEPTH:
+        return None, too_deep
+    return data, None
 
 
 async def _handle(raw: str, conn: Connection, service: TableService) -> None:

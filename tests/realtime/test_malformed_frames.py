@@ -18,6 +18,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
 
 from tests.support.client import Player, make_table, new_player
 from tests.support.databases import BACKENDS
@@ -184,3 +185,28 @@ def test_a_bad_since_on_connect_gets_an_error_frame_then_the_state(
                 sock.close()
 
         connect()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_table_id_with_a_nul_is_not_found_with_a_close_frame(
+    backend: str, tmp_path: Path
+) -> None:
+    with (
+        temporary_server(tmp_path, backend) as live,
+        httpx.Client(base_url=live.url, timeout=30) as http,
+    ):
+        player = new_player(http, "A")
+        for tid in ("%00", "a%00b", f"{'0' * 15}%00"):
+            for query in ("", f"?token={player.token}", "?since=%00"):
+                sock = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws{query}")
+                frames: list[dict[str, Any]] = []
+                with pytest.raises(ConnectionClosed) as closed:
+                    while True:
+                        frames.append(sock.recv(timeout=10))
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404, (
+                    tid,
+                    query,
+                )
+                assert [f["error"]["code"] for f in frames] == ["not_found"]
+            assert player.get(f"/api/v1/tables/{tid}").status_code == 404
+            assert player.get(f"/api/v1/tables/{tid}/state").status_code == 404

@@ -238,21 +238,29 @@ class Hub:
         self._per_ip: dict[str, int] = {}
         self._credits: dict[str, Credits] = {}
 
+    def hold_address(self, ip: str) -> str | None:
+        """Count one more socket from ``ip`` from the handshake on (a socket that has not
+        authenticated yet counts too); why not, when that would pass the limit."""
+        settings = self.service.settings
+        limit = settings.ws_max_sockets_per_ip
+        # Per address like the REST limits (PARTIDA_RATE_LIMIT_ENABLED turns both off: a
+        # test run or a load test connects everything from one address).
+        if settings.rate_limit_enabled and self._per_ip.get(ip, 0) >= limit:
+            return f"too many open sockets from this address (limit {limit})"
+        self._count(self._per_ip, ip, 1)
+        return None
+
+    def release_address(self, ip: str) -> None:
+        self._count(self._per_ip, ip, -1)
+
     def refusal(self, conn: Connection, player: Player | None = None) -> str | None:
         """Why a new socket ``conn`` (or, with ``player``, ``conn`` becoming that player's)
-        would exceed a socket limit; None when it may go on."""
-        settings = self.service.settings
-        if player is None:
-            # Per address like the REST limits (PARTIDA_RATE_LIMIT_ENABLED turns both off:
-            # a test run or a load test connects everything from one address).
-            limit = settings.ws_max_sockets_per_ip
-            if settings.rate_limit_enabled and self._per_ip.get(conn.ip, 0) >= limit:
-                return f"too many open sockets from this address (limit {limit})"
-            pid = conn.player_id
-        else:
-            pid = player.id if player.id != conn.player_id else None
-        limit = settings.ws_max_sockets_per_player
-        if pid is not None and self._per_player.get(pid, 0) >= limit:
+        would pass the player's socket limit; None when it may go on."""
+        pid = conn.player_id if player is None else player.id
+        if pid is None or (player is not None and player.id == conn.player_id):
+            return None
+        limit = self.service.settings.ws_max_sockets_per_player
+        if self._per_player.get(pid, 0) >= limit:
             return f"too many open sockets for this player (limit {limit})"
         return None
 
@@ -262,7 +270,6 @@ class Hub:
             conn.table_id
         )
         self.tables.setdefault(conn.table_id, set()).add(conn)
-        self._count(self._per_ip, conn.ip, 1)
         if conn.player_id is not None:
             self._count(self._per_player, conn.player_id, 1)
         conn.credits = self.credits_for(conn)
@@ -275,7 +282,6 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.tables[conn.table_id]
-            self._count(self._per_ip, conn.ip, -1)
             if conn.player_id is not None:
                 self._count(self._per_player, conn.player_id, -1)
         conn.cancel()

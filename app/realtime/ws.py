@@ -180,10 +180,25 @@ async def _publish_presence(service: TableService, table_id: str, players: set[s
 @router.websocket("/api/v1/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """One socket per client per table; without a token it is a spectator's."""
+    hub: Hub = websocket.app.state.hub
+    ip = _client_ip(websocket)
+    # Counted before the handshake completes: a socket that never authenticates counts too.
+    refused = hub.hold_address(ip)
+    await websocket.accept()
+    if refused is not None:
+        await websocket.send_json(_error_frame(errors.RateLimited(refused)))
+        await websocket.close(CLOSE_FLOOD, "too many sockets")
+        return
+    try:
+        await _table_socket(websocket, table_id, ip)
+    finally:
+        hub.release_address(ip)
+
+
+async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
     service: TableService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
     settings = service.settings
-    await websocket.accept()
     player = None
     verified_at = time.monotonic()
     token = websocket.query_params.get("token")
@@ -215,7 +230,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         else:
             bad_since = True
 
-    conn = Connection(websocket, table_id, player, _client_ip(websocket))
+    conn = Connection(websocket, table_id, player, ip)
     conn.verified_at = verified_at
     conn.lang = _LANGS.get(websocket.query_params.get("lang") or "")
     conn.delta = websocket.query_params.get("delta") in ("1", "true")

@@ -32,12 +32,12 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StringConstraints,
     TypeAdapter,
     ValidationError,
 )
 
 from app import errors
+from app.api.schemas import MAX_ACTION_DEPTH, ClientId, nesting_depth
 from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
@@ -59,10 +59,9 @@ RECHECK_SECONDS = 5.0
 # Versions and numeric ids are 64-bit signed integers on the wire and in the database.
 MAX_INT = 2**63 - 1
 # Client ids (idempotency keys) are printable: no NUL or other control characters.
-ClientId = Annotated[str, StringConstraints(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Version = Annotated[int, Field(ge=0, le=MAX_INT)]
 # No frame of the protocol nests deeper than this (an action is a few levels at most).
-MAX_DEPTH = 32
+MAX_DEPTH = MAX_ACTION_DEPTH
 _SINCE = re.compile(r"[0-9]{1,19}")
 
 
@@ -314,19 +313,6 @@ async def _serve(
             )
 
 
-def _depth(data: Any) -> int:
-    """How deeply ``data`` nests (iteratively: a deep value cannot exhaust the stack)."""
-    deepest, todo = 0, [(data, 1)]
-    while todo:
-        value, depth = todo.pop()
-        if isinstance(value, dict):
-            value = list(value.values())
-        if isinstance(value, list):
-            deepest = max(deepest, depth)
-            todo.extend((item, depth + 1) for item in value)
-    return deepest
-
-
 def _parse(raw: str) -> tuple[Any, errors.AppError | None]:
     too_deep = errors.ValidationFailed(
         f"frames must be JSON objects nested at most {MAX_DEPTH} levels deep"
@@ -337,7 +323,7 @@ def _parse(raw: str) -> tuple[Any, errors.AppError | None]:
         return None, too_deep
     except ValueError:
         return None, errors.ValidationFailed("frames must be JSON objects")
-    if _depth(data) > MAX_DEPTH:
+    if nesting_depth(data) > MAX_DEPTH:
         return None, too_deep
     return data, None
 

@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     load.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     args = parser.parse_args(argv)
 
-    configure_logging(settings.log_level, settings.log_json)
+    configure_logging(settings.log_level, settings.log_json, settings.access_log)
     settings.ensure_data_dir()
     try:
         if args.command == "backup":

@@ -52,11 +52,26 @@ class Settings(BaseSettings):
     )
     log_level: str = "INFO"
     log_json: bool = False
+    access_log: bool = Field(
+        default=False,
+        description="one log line per HTTP request (uvicorn's access log); secrets are redacted",
+    )
     ws_max_frame_bytes: int = Field(default=64 * 1024, ge=1024)
     ws_messages_per_second: float = Field(
         default=5.0, gt=0, description="socket message credits refill rate (100 per 20 s)"
     )
     ws_burst: int = Field(default=100, ge=1, description="socket message credits at most")
+    ws_max_sockets_per_player: int = Field(
+        default=8, ge=1, description="open table sockets per player (per instance)"
+    )
+    ws_max_sockets_per_ip: int = Field(
+        default=32,
+        ge=1,
+        description="open table sockets per client address (per instance; off with rate limits)",
+    )
+    rate_limit_chat: str = Field(
+        default="20/minute", description="chat messages per player (REST and WebSocket)"
+    )
     access_code: str | None = Field(
         default=None, description="if set, creating a player needs this code (a private server)"
     )

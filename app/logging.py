@@ -1,8 +1,15 @@
-"""Structured logging through structlog; stdlib loggers are routed through the same renderer."""
+"""Structured logging through structlog; stdlib loggers are routed through the same renderer.
+
+No secret reaches a log line: every line the one handler writes (uvicorn's access and
+WebSocket lines, the app's loggers, tracebacks, ``extra`` fields) passes through
+``redact``, which masks ``token=...`` in any URL or query, ``"token": "..."`` in JSON
+and reprs, and the credential of any ``Authorization``/``Bearer`` header.
+"""
 
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import MutableMapping
 from typing import Any
@@ -18,7 +25,37 @@ def _drop_color_message(
     return event
 
 
-def configure_logging(level: str = "INFO", json: bool = False) -> None:
+REDACTED = "[redacted]"
+# A key naming a secret: token, access_token, admin_token, auth_token, secret, password.
+_KEY = r"(?:[A-Za-z_]*token|secret|password|invite_code)"
+_SECRETS = (
+    # token=... in a URL, a query string or key=value pairs (also percent-encoded `=`).
+    re.compile(rf"(?i)(\b{_KEY}(?:=|%3D))[^&\s\"';,)\]}}]+"),
+    # "token": "..." / 'token': '...' in JSON and Python reprs (also escaped quotes).
+    re.compile(rf"(?i)(\b{_KEY}\\?[\"']\s*:\s*\\?[\"'])[^\"'\\]+"),
+    # Authorization: Bearer ... / Basic ..., and a bare "Bearer ...".
+    re.compile(
+        r"(?i)(\bauthorization[\"']?\s*[:=,]\s*[\"']?(?:bearer|basic|token)?\s*)[^\s\"',)]+"
+    ),
+    re.compile(r"(?i)(\bbearer\s+)[^\s\"',)]+"),
+)
+
+
+def redact(text: str) -> str:
+    """``text`` with every credential it carries replaced by ``[redacted]``."""
+    for pattern in _SECRETS:
+        text = pattern.sub(lambda m: m.group(1) + REDACTED, text)
+    return text
+
+
+class RedactingFormatter(structlog.stdlib.ProcessorFormatter):
+    """The renderer's whole output (message, extras, traceback) passed through ``redact``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
+def configure_logging(level: str = "INFO", json: bool = False, access_log: bool = False) -> None:
     shared: list[structlog.types.Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,
@@ -35,7 +72,7 @@ def configure_logging(level: str = "INFO", json: bool = False) -> None:
         logger_factory=structlog.stdlib.LoggerFactory(),
         cache_logger_on_first_use=True,
     )
-    formatter = structlog.stdlib.ProcessorFormatter(
+    formatter = RedactingFormatter(
         foreign_pre_chain=shared,
         processors=[
             structlog.stdlib.ProcessorFormatter.remove_processors_meta,
@@ -51,4 +88,5 @@ def configure_logging(level: str = "INFO", json: bool = False) -> None:
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True
-    logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
+    # One line per HTTP request only when asked for (PARTIDA_ACCESS_LOG); redacted like the rest.
+    logging.getLogger("uvicorn.access").setLevel(logging.INFO if access_log else logging.WARNING)

@@ -213,7 +213,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        configure_logging(settings.log_level, settings.log_json)
+        configure_logging(settings.log_level, settings.log_json, settings.access_log)
         engine = make_engine(settings)
         broker = make_broker(settings.redis_url, settings.redis_channel)
         service = TableService(make_sessionmaker(engine), catalog, broker, settings)

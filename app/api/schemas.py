@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from app.tables.clocks import TimeControl
 
@@ -78,6 +78,31 @@ class BotCreate(BaseModel):
     )
 
 
+# Client ids (idempotency keys) are at most 64 printable characters: no NUL (PostgreSQL
+# cannot store one) nor other control characters. The table socket's frames use the same.
+ClientId = Annotated[
+    str,
+    StringConstraints(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$"),
+    Field(description="idempotency key"),
+]
+# No action nests deeper than this (a few levels at most); deeper is refused before any
+# engine or serializer walks it.
+MAX_ACTION_DEPTH = 32
+
+
+def nesting_depth(data: Any) -> int:
+    """How deeply ``data`` nests (iteratively: a deep value cannot exhaust the stack)."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth)
+            todo.extend((item, depth + 1) for item in value)
+    return deepest
+
+
 class ActionRequest(BaseModel):
     model_config = ConfigDict(
         json_schema_extra={
@@ -87,7 +112,14 @@ class ActionRequest(BaseModel):
 
     version: int = Field(description="the version the client acted on")
     action: dict[str, Any] = Field(description="an action of the table's game (see components)")
-    id: str | None = Field(default=None, max_length=64, description="idempotency key")
+    id: ClientId | None = None
+
+    @field_validator("action", mode="before")
+    @classmethod
+    def _shallow(cls, value: Any) -> Any:
+        if nesting_depth(value) > MAX_ACTION_DEPTH:
+            raise ValueError(f"an action nests at most {MAX_ACTION_DEPTH} levels deep")
+        return value
 
 
 class SeatPublic(BaseModel):
@@ -158,7 +190,7 @@ class StateOut(BaseModel):
 
 class UndoRequest(BaseModel):
     version: int = Field(description="the table's current version (right after your action)")
-    id: str | None = Field(default=None, max_length=64, description="idempotency key")
+    id: ClientId | None = None
 
 
 class LogOut(BaseModel):

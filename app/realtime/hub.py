@@ -7,6 +7,12 @@ the newest picture once more, never a backlog of stale ones.
 
 A "revoked" notice (the host blocked a player) closes every socket of that
 player held here at once: an ``unauthorized`` error frame, then close 4401.
+
+Per-client limits (per process): at most PARTIDA_WS_MAX_SOCKETS_PER_PLAYER sockets per
+player and PARTIDA_WS_MAX_SOCKETS_PER_IP per client address; message credits belong to
+the player (a spectator: its address), not to the socket, so a reconnect does not refill
+them. Presence changes (a ``table`` frame to the table) only when a player's first socket
+at a table opens or its last one closes.
 """
 
 from __future__ import annotations
@@ -42,13 +48,47 @@ BLOCKED = "player blocked"
 REVOKED_MEMORY_SECONDS = 300.0
 
 
+class Credits:
+    """Token bucket: ``rate`` frames per second, bursts up to ``burst``; ``strikes`` counts
+    the frames refused in a row."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+        self.strikes = 0
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self) -> bool:
+        self._refill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.strikes = 0
+            return True
+        self.strikes += 1
+        return False
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst and self.strikes == 0
+
+
 class Connection:
     """One open socket: who is behind it and the last version it was sent."""
 
-    def __init__(self, websocket: WebSocket, table_id: str, player: Player | None) -> None:
+    def __init__(
+        self, websocket: WebSocket, table_id: str, player: Player | None, ip: str = "unknown"
+    ) -> None:
         self.websocket = websocket
         self.table_id = table_id
         self.player = player
+        self.ip = ip
+        # The message credits this socket draws on (shared by every socket of its player).
+        self.credits: Credits | None = None
         self.last_version = 0
         # With a language, every event a frame carries also has its readable line (text).
         self.lang: Locale | None = None
@@ -210,17 +250,97 @@ class Hub:
         self.chat: Chat | None = None
         # player id -> when this process got the notice that the player was blocked.
         self._revoked: dict[str, float] = {}
+        # Open sockets per player and per client address; message credits per player
+        # (spectators: per address), kept across reconnects.
+        self._per_player: dict[str, int] = {}
+        self._per_ip: dict[str, int] = {}
+        self._credits: dict[str, Credits] = {}
 
-    def add(self, conn: Connection) -> None:
+    def hold_address(self, ip: str) -> str | None:
+        """Count one more socket from ``ip`` from the handshake on (a socket that has not
+        authenticated yet counts too); why not, when that would pass the limit."""
+        settings = self.service.settings
+        limit = settings.ws_max_sockets_per_ip
+        # Per address like the REST limits (PARTIDA_RATE_LIMIT_ENABLED turns both off: a
+        # test run or a load test connects everything from one address).
+        if settings.rate_limit_enabled and self._per_ip.get(ip, 0) >= limit:
+            return f"too many open sockets from this address (limit {limit})"
+        self._count(self._per_ip, ip, 1)
+        return None
+
+    def release_address(self, ip: str) -> None:
+        self._count(self._per_ip, ip, -1)
+
+    def refusal(self, conn: Connection, player: Player | None = None) -> str | None:
+        """Why a new socket ``conn`` (or, with ``player``, ``conn`` becoming that player's)
+        would pass the player's socket limit; None when it may go on."""
+        pid = conn.player_id if player is None else player.id
+        if pid is None or (player is not None and player.id == conn.player_id):
+            return None
+        limit = self.service.settings.ws_max_sockets_per_player
+        if self._per_player.get(pid, 0) >= limit:
+            return f"too many open sockets for this player (limit {limit})"
+        return None
+
+    def add(self, conn: Connection) -> bool:
+        """Register ``conn``; True when its player was not connected to the table before."""
+        first = conn.player_id is not None and conn.player_id not in self.connected_players(
+            conn.table_id
+        )
         self.tables.setdefault(conn.table_id, set()).add(conn)
+        if conn.player_id is not None:
+            self._count(self._per_player, conn.player_id, 1)
+        conn.credits = self.credits_for(conn)
+        return first
 
-    def remove(self, conn: Connection) -> None:
+    def remove(self, conn: Connection) -> bool:
+        """Unregister ``conn``; True when it was its player's last socket at the table."""
         conns = self.tables.get(conn.table_id)
-        if conns is not None:
+        if conns is not None and conn in conns:
             conns.discard(conn)
             if not conns:
                 del self.tables[conn.table_id]
+            if conn.player_id is not None:
+                self._count(self._per_player, conn.player_id, -1)
         conn.cancel()
+        return conn.player_id is not None and conn.player_id not in self.connected_players(
+            conn.table_id
+        )
+
+    def reassign(self, conn: Connection, player: Player) -> set[str]:
+        """``conn`` now belongs to ``player`` (an auth frame): the players whose presence at
+        the table changed (the old player's last socket, the new player's first)."""
+        before = self.connected_players(conn.table_id)
+        if conn.player_id is not None:
+            self._count(self._per_player, conn.player_id, -1)
+        conn.player = player
+        self._count(self._per_player, player.id, 1)
+        conn.credits = self.credits_for(conn)
+        return before ^ self.connected_players(conn.table_id)
+
+    def credits_for(self, conn: Connection) -> Credits:
+        """The message credits of ``conn``'s player (a spectator: its address)."""
+        key = f"player:{conn.player_id}" if conn.player_id is not None else f"ip:{conn.ip}"
+        credits = self._credits.get(key)
+        if credits is None:
+            if len(self._credits) > 10_000:
+                # Forget the credits that have refilled: a fresh bucket is the same.
+                for k, c in list(self._credits.items()):
+                    if c.full():
+                        del self._credits[k]
+            settings = self.service.settings
+            credits = self._credits[key] = Credits(
+                settings.ws_messages_per_second, settings.ws_burst
+            )
+        return credits
+
+    @staticmethod
+    def _count(counts: dict[str, int], key: str, delta: int) -> None:
+        value = counts.get(key, 0) + delta
+        if value > 0:
+            counts[key] = value
+        else:
+            counts.pop(key, None)
 
     def connected_players(self, table_id: str) -> set[str]:
         return {c.player_id for c in self.tables.get(table_id, ()) if c.player_id is not None}

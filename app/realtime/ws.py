@@ -10,24 +10,40 @@ player's sockets (4401, reason "player blocked"). As a safety net for a notice
 that never arrived (a Redis subscription being re-established), a socket
 re-reads its player's status before a frame when the last read is older than
 RECHECK_SECONDS, and a frame that still arrives on a revoked socket is dropped.
+
+The token may come as the ``token`` query parameter (third-party clients) or, with
+``?auth=frame``, in the first frame ``{"type": "auth", "token"}`` (the browser client: no
+secret in a URL); the server's logs redact it either way (app/logging.py). A socket beyond
+the per-player or per-address limit gets a ``rate_limited`` error frame and close 1008.
+Every frame the parser cannot take (not JSON, nested too deeply, numbers past 64 bits,
+control characters in ids, wrong types) is answered with a ``validation_error`` frame.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+)
 
 from app import errors
+from app.api.schemas import MAX_ACTION_DEPTH, ClientId, nesting_depth
 from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
 from app.realtime.broker import TableUpdate
-from app.realtime.hub import BLOCKED, CLOSE_AUTH, Connection, Hub
+from app.realtime.hub import BLOCKED, CLOSE_AUTH, Connection, Credits, Hub
+from app.tables.chat_rate import check_chat_rate
 from app.tables.service import TableService, validation_details
 
 log = logging.getLogger("partida.realtime")
@@ -40,6 +56,13 @@ CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD = 4404, 1009, 1008
 # this often; the broker's "revoked" notice closes the sockets at once, this only bounds
 # the damage of a notice that was lost.
 RECHECK_SECONDS = 5.0
+# Versions and numeric ids are 64-bit signed integers on the wire and in the database.
+MAX_INT = 2**63 - 1
+# Client ids (idempotency keys) are printable: no NUL or other control characters.
+Version = Annotated[int, Field(ge=0, le=MAX_INT)]
+# No frame of the protocol nests deeper than this (an action is a few levels at most).
+MAX_DEPTH = MAX_ACTION_DEPTH
+_SINCE = re.compile(r"[0-9]{1,19}")
 
 
 class _Frame(BaseModel):
@@ -48,20 +71,24 @@ class _Frame(BaseModel):
 
 class ActionFrame(_Frame):
     type: Literal["action"]
-    version: int
+    version: Version
     action: Any
-    id: str | None = Field(default=None, max_length=64)
+    id: ClientId | None = None
 
 
 class UndoFrame(_Frame):
     type: Literal["undo"]
-    version: int = Field(description="the table's current version (right after your action)")
-    id: str | None = Field(default=None, max_length=64)
+    version: int = Field(
+        ge=0, le=MAX_INT, description="the table's current version (right after your action)"
+    )
+    id: ClientId | None = None
 
 
 class SyncFrame(_Frame):
     type: Literal["sync"]
-    version: int | None = Field(default=None, description="the last version this client saw")
+    version: int | None = Field(
+        default=None, ge=0, le=MAX_INT, description="the last version this client saw"
+    )
 
 
 class PingFrame(_Frame):
@@ -85,25 +112,8 @@ ClientFrame = Annotated[
 _FRAMES: TypeAdapter[Any] = TypeAdapter(ClientFrame)
 
 
-class _Bucket:
-    """Token bucket: ``rate`` frames per second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-        self.strikes = 0
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            self.strikes = 0
-            return True
-        self.strikes += 1
-        return False
+# The message credits of a socket (kept here under their old name for imports).
+_Bucket = Credits
 
 
 def _error_frame(exc: errors.AppError, ref: Any = None) -> dict[str, Any]:
@@ -113,16 +123,104 @@ def _error_frame(exc: errors.AppError, ref: Any = None) -> dict[str, Any]:
     return frame
 
 
+def _ref(data: Any) -> str | int | None:
+    """The frame's ``id``, echoed as ``ref`` when it can be (a short string, a 64-bit int)."""
+    ref = data.get("id") if isinstance(data, dict) else None
+    if isinstance(ref, str) and len(ref) <= 64:
+        return ref
+    if isinstance(ref, int) and not isinstance(ref, bool) and -MAX_INT - 1 <= ref <= MAX_INT:
+        return ref
+    return None
+
+
+def _client_ip(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "unknown"
+
+
+async def _first_frame_token(websocket: WebSocket, max_bytes: int) -> str | None:
+    """With ``?auth=frame`` the first frame must be ``{"type": "auth", "token"}``: its token,
+    or None after answering (error frame) and closing (4401; 1009 for an oversized frame)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    raw = message.get("text")
+    if raw is None:
+        raw = (message.get("bytes") or b"").decode("utf-8", errors="replace")
+    if len(raw) > max_bytes:
+        await websocket.close(CLOSE_TOO_BIG, f"frames are limited to {max_bytes} bytes")
+        return None
+    try:
+        frame = _FRAMES.validate_python(json.loads(raw))
+    except (ValueError, RecursionError):
+        frame = None
+    if isinstance(frame, AuthFrame):
+        return frame.token
+    await websocket.send_json(
+        _error_frame(
+            errors.Unauthorized('with ?auth=frame the first frame is {"type": "auth", "token"}')
+        )
+    )
+    await websocket.close(CLOSE_AUTH, "unauthorized")
+    return None
+
+
+async def _publish_presence(service: TableService, table_id: str, players: set[str]) -> bool:
+    """Tell the table that some of ``players`` (seated there) came or went; False when none
+    of them is seated (nothing to say)."""
+    if not players:
+        return False
+    snap = await service.snapshot(table_id, fresh=False)
+    seated = {pid for pid in players if snap.seat_of(pid) is not None}
+    if not seated:
+        return False
+    # The presence lease every instance reads before a takeover: written when a player's
+    # first socket here opens, wound down when the last one closes (the heartbeat renews it
+    # in between, and writes it again if this write fails).
+    here = service.presence(table_id)
+    try:
+        if came := seated & here:
+            await service.mark_seen([(table_id, came)])
+        for player_id in seated - here:
+            await service.mark_gone(table_id, player_id)
+    except Exception:
+        log.warning("presence write failed", exc_info=True)
+    await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
+    return True
+
+
 @router.websocket("/api/v1/tables/{table_id}/ws")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """One socket per client per table; without a token it is a spectator's."""
+    hub: Hub = websocket.app.state.hub
+    ip = _client_ip(websocket)
+    # Counted before the handshake completes: a socket that never authenticates counts too.
+    refused = hub.hold_address(ip)
+    await websocket.accept()
+    if refused is not None:
+        await websocket.send_json(_error_frame(errors.RateLimited(refused)))
+        await websocket.close(CLOSE_FLOOD, "too many sockets")
+        return
+    try:
+        await _table_socket(websocket, table_id, ip)
+    finally:
+        hub.release_address(ip)
+
+
+async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
     service: TableService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
     settings = service.settings
-    await websocket.accept()
     player = None
     verified_at = time.monotonic()
     token = websocket.query_params.get("token")
+    if websocket.query_params.get("auth") == "frame":
+        try:
+            token = await _first_frame_token(websocket, settings.ws_max_frame_bytes)
+        except WebSocketDisconnect:
+            return
+        if token is None:
+            return
+        verified_at = time.monotonic()
     if token:
         player = await service.player_by_token(token)
         if player is None:
@@ -140,59 +238,59 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(CLOSE_NOT_FOUND, "no such table")
         return
     since: int | None = None
+    bad_since = False
     if (raw_since := websocket.query_params.get("since")) is not None:
-        since = int(raw_since) if raw_since.isdigit() else None
+        if _SINCE.fullmatch(raw_since) and int(raw_since) <= MAX_INT:
+            since = int(raw_since)
+        else:
+            bad_since = True
 
-    conn = Connection(websocket, table_id, player)
+    conn = Connection(websocket, table_id, player, ip)
     conn.verified_at = verified_at
     conn.lang = _LANGS.get(websocket.query_params.get("lang") or "")
     conn.delta = websocket.query_params.get("delta") in ("1", "true")
-    hub.add(conn)
+    if (refused := hub.refusal(conn)) is not None:
+        await websocket.send_json(_error_frame(errors.RateLimited(refused)))
+        await websocket.close(CLOSE_FLOOD, "too many sockets")
+        return
+    first = hub.add(conn)
     SOCKETS.inc()
     try:
         if hub.revoked_since(conn.player_id, verified_at):
             # Blocked between the token check and hub.add: the notice missed this socket.
             await conn.revoke()
             return
-        if player is not None and snap.seat_of(player.id) is not None:
-            # Connected as of now, for every instance (a takeover checks this lease); the
-            # heartbeat writes it again if this write fails.
-            try:
-                await service.mark_seen([(table_id, {player.id})])
-            except Exception:
-                log.warning("presence write failed", exc_info=True)
-            await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
-        else:
+        # Only a seated player's first socket here changes the table's presence; any other
+        # socket gets the table for itself.
+        if not (first and await _publish_presence(service, table_id, {conn.player_id or ""})):
             await conn.send(
                 {"type": "table", "table": service.table_public(snap, conn.player_id, conn.lang)}
             )
+        if bad_since:
+            await conn.send(
+                _error_frame(
+                    errors.ValidationFailed(
+                        "since is a version: a whole number from 0; sending the current state",
+                        field="since",
+                    )
+                )
+            )
         await conn.send_state(service, since=since or 0)
-        await _serve(
-            websocket,
-            conn,
-            service,
-            settings.ws_max_frame_bytes,
-            _Bucket(settings.ws_messages_per_second, settings.ws_burst),
-        )
+        await _serve(websocket, conn, service, settings.ws_max_frame_bytes)
     except WebSocketDisconnect:
         pass
     finally:
-        hub.remove(conn)
+        last = hub.remove(conn)
         SOCKETS.dec()
-        if player is not None:
+        if last and conn.player_id is not None:
             try:
-                snap = await service.snapshot(table_id, fresh=False)
-                if snap.seat_of(player.id) is not None:
-                    if player.id not in hub.connected_players(table_id):
-                        # This instance's last socket of theirs here: its lease winds down.
-                        await service.mark_gone(table_id, player.id)
-                    await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
+                await _publish_presence(service, table_id, {conn.player_id})
             except Exception:
                 log.debug("presence update failed", exc_info=True)
 
 
 async def _serve(
-    websocket: WebSocket, conn: Connection, service: TableService, max_bytes: int, bucket: _Bucket
+    websocket: WebSocket, conn: Connection, service: TableService, max_bytes: int
 ) -> None:
     while True:
         message = await websocket.receive()
@@ -206,33 +304,63 @@ async def _serve(
         if len(raw) > max_bytes:
             await websocket.close(CLOSE_TOO_BIG, f"frames are limited to {max_bytes} bytes")
             return
-        if not bucket.take():
+        # The credits are the player's (a spectator's: its address's), not this socket's.
+        bucket = conn.credits
+        if bucket is not None and not bucket.take():
             if bucket.strikes > bucket.burst:
                 await websocket.close(CLOSE_FLOOD, "too many frames")
                 return
             await conn.send(_error_frame(errors.RateLimited("too many frames; slow down")))
             continue
-        await _handle(raw, conn, service)
+        try:
+            await _handle(raw, conn, service)
+        except WebSocketDisconnect:
+            raise
+        except Exception:
+            # A bug of ours must not cost the client its socket: answered, logged, kept open.
+            log.exception("a socket frame failed")
+            await conn.send(
+                {
+                    "type": "error",
+                    **errors.envelope(
+                        "internal_error", "something went wrong on our side; it has been logged"
+                    ),
+                }
+            )
+
+
+def _parse(raw: str) -> tuple[Any, errors.AppError | None]:
+    too_deep = errors.ValidationFailed(
+        f"frames must be JSON objects nested at most {MAX_DEPTH} levels deep"
+    )
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        return None, too_deep
+    except ValueError:
+        return None, errors.ValidationFailed("frames must be JSON objects")
+    if nesting_depth(data) > MAX_DEPTH:
+        return None, too_deep
+    return data, None
 
 
 async def _handle(raw: str, conn: Connection, service: TableService) -> None:
-    ref: Any = None
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        await conn.send(_error_frame(errors.ValidationFailed("frames must be JSON objects")))
+    data, problem = _parse(raw)
+    if problem is not None:
+        FRAMES.labels("in", "invalid").inc()
+        await conn.send(_error_frame(problem))
         return
-    if isinstance(data, dict):
-        ref = data.get("id") if isinstance(data.get("id"), str | int) else None
+    ref = _ref(data)
     try:
         frame = _FRAMES.validate_python(data)
-    except ValidationError as exc:
+    except (ValidationError, RecursionError) as exc:
         FRAMES.labels("in", "invalid").inc()
+        details = validation_details(exc) if isinstance(exc, ValidationError) else []
         await conn.send(
             _error_frame(
                 errors.ValidationFailed(
                     "unknown or malformed frame; expected type action, undo, sync, ping, chat or auth",
-                    errors=validation_details(exc),
+                    errors=details,
                 ),
                 ref,
             )
@@ -251,22 +379,14 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
                 raise errors.Unauthorized(
                     "spectators without a token cannot chat; connect with a token"
                 )
-            chat = conn.websocket.app.state.chat
+            app_state = conn.websocket.app.state
+            await check_chat_rate(
+                app_state.limiter, service.settings.rate_limit_chat, conn.player.id
+            )
             invite = conn.websocket.query_params.get("invite")
-            await chat.post(conn.table_id, conn.player, frame.text, invite)
+            await app_state.chat.post(conn.table_id, conn.player, frame.text, invite)
         elif isinstance(frame, AuthFrame):
-            verified_at = time.monotonic()
-            player = await service.player_by_token(frame.token)
-            if player is None:
-                await conn.send(_error_frame(errors.Unauthorized("unknown or revoked token")))
-                await conn.websocket.close(CLOSE_AUTH, "unauthorized")
-                return
-            conn.player, conn.verified_at = player, verified_at
-            hub: Hub = conn.websocket.app.state.hub
-            if hub.revoked_since(player.id, verified_at):
-                await conn.revoke()
-                return
-            await conn.send_state(service, since=0)
+            await _authenticate(frame, conn, service)
         else:
             if conn.player is None:
                 raise errors.Unauthorized("spectators cannot act; connect with a token")
@@ -289,6 +409,28 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
                 await conn.send_state(service, since=picture["version"], ref=frame.id)
     except errors.AppError as exc:
         await conn.send(_error_frame(exc, ref))
+
+
+async def _authenticate(frame: AuthFrame, conn: Connection, service: TableService) -> None:
+    """An auth frame: the socket becomes the token's player's (within the socket limits)."""
+    verified_at = time.monotonic()
+    player = await service.player_by_token(frame.token)
+    if player is None:
+        await conn.send(_error_frame(errors.Unauthorized("unknown or revoked token")))
+        await conn.websocket.close(CLOSE_AUTH, "unauthorized")
+        return
+    hub: Hub = conn.websocket.app.state.hub
+    if (refused := hub.refusal(conn, player)) is not None:
+        await conn.send(_error_frame(errors.RateLimited(refused)))
+        await conn.websocket.close(CLOSE_FLOOD, "too many sockets")
+        return
+    changed = hub.reassign(conn, player)
+    conn.verified_at = verified_at
+    if hub.revoked_since(player.id, verified_at):
+        await conn.revoke()
+        return
+    await _publish_presence(service, conn.table_id, changed)
+    await conn.send_state(service, since=0)
 
 
 async def _still_allowed(conn: Connection, service: TableService) -> bool:

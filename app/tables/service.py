@@ -397,6 +397,9 @@ class TableService:
 
     async def snapshot(self, table_id: str, *, fresh: bool = True) -> Snapshot:
         """The table as stored now; the parsed state is reused while the version is unchanged."""
+        if "\x00" in table_id:
+            # No id holds a NUL, and PostgreSQL cannot even compare text holding one.
+            raise errors.NotFound("no table with that id (ids hold no NUL character)")
         cached = self._cache.get(table_id)
         if cached is not None and not fresh:
             return cached

@@ -1,5 +1,7 @@
 // The table WebSocket (API.md): one socket, reconnects with exponential backoff and resyncs
 // from the last version it saw (`?since=` on connect, `{"type":"sync"}` when asked).
+// The token never goes in the URL (URLs end up in logs): `?auth=frame` on connect and the
+// first frame is `{"type":"auth","token"}`.
 
 import { pageInvite } from "./api.js";
 
@@ -39,7 +41,7 @@ export class TableSocket {
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const params = new URLSearchParams();
-    if (this.token) params.set("token", this.token);
+    if (this.token) params.set("auth", "frame");
     if (this.lastVersion) params.set("since", String(this.lastVersion));
     const lang = typeof this.lang === "function" ? this.lang() : this.lang;
     if (lang) params.set("lang", lang);
@@ -62,7 +64,9 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
+    const token = this.token;
     ws.onopen = () => {
+      if (token) ws.send(JSON.stringify({ type: "auth", token }));
       this.lastHeard = Date.now();
       this.onStatus("open");
       this._startPing();

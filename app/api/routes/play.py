@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
 from app.api.deps import (
     ChatDep,
@@ -24,6 +24,7 @@ from app.api.schemas import (
     StateOut,
     UndoRequest,
 )
+from app.tables.chat_rate import check_chat_rate
 
 router = APIRouter(prefix="/tables/{table_id}", tags=["play"], responses=ERRORS)
 
@@ -119,7 +120,14 @@ async def get_chat(
 
 @router.post("/chat", status_code=201, response_model=ChatMessagePublic)
 async def post_chat(
-    table_id: str, body: ChatCreate, player: CurrentPlayer, chat: ChatDep, invite: Invite = None
+    table_id: str,
+    body: ChatCreate,
+    player: CurrentPlayer,
+    chat: ChatDep,
+    request: Request,
+    invite: Invite = None,
 ) -> dict[str, Any]:
     """Say something at the table (its seated players only; everyone connected sees it)."""
+    settings = request.app.state.settings
+    await check_chat_rate(request.app.state.limiter, settings.rate_limit_chat, player.id)
     return await chat.post(table_id, player, body.text, invite)

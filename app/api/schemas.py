@@ -2,28 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.tables.clocks import TimeControl
 
 
+def _clean_name(value: str) -> str:
+    value = " ".join(value.split())
+    if not value or any(not ch.isprintable() for ch in value):
+        raise ValueError("a name needs at least one visible character and no control characters")
+    return value
+
+
+#: A player's name wherever a client sets one (sign-up, the admin's rename): spaces folded,
+#: at least one visible character, no control characters.
+PlayerName = Annotated[
+    str, Field(min_length=1, max_length=40, examples=["Ana"]), AfterValidator(_clean_name)
+]
+
+#: A client's idempotency key (an action's or an undo's ``id``): any text of at most 64
+#: characters without control characters (PostgreSQL cannot store NUL).
+IdempotencyKey = Annotated[
+    str,
+    Field(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$", description="idempotency key"),
+]
+
+
 class PlayerCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=40, examples=["Ana"])
+    name: PlayerName
     access_code: str | None = Field(
         default=None, max_length=200, description="needed when the server has an access code"
     )
-
-    @field_validator("name")
-    @classmethod
-    def _clean(cls, value: str) -> str:
-        value = " ".join(value.split())
-        if not value or any(not ch.isprintable() for ch in value):
-            raise ValueError(
-                "a name needs at least one visible character and no control characters"
-            )
-        return value
 
 
 class PlayerPublic(BaseModel):
@@ -87,7 +98,7 @@ class ActionRequest(BaseModel):
 
     version: int = Field(description="the version the client acted on")
     action: dict[str, Any] = Field(description="an action of the table's game (see components)")
-    id: str | None = Field(default=None, max_length=64, description="idempotency key")
+    id: IdempotencyKey | None = None
 
 
 class SeatPublic(BaseModel):
@@ -158,7 +169,7 @@ class StateOut(BaseModel):
 
 class UndoRequest(BaseModel):
     version: int = Field(description="the table's current version (right after your action)")
-    id: str | None = Field(default=None, max_length=64, description="idempotency key")
+    id: IdempotencyKey | None = None
 
 
 class LogOut(BaseModel):

@@ -23,6 +23,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from app import errors
+from app.api.deps import TableId, query_since
+from app.api.schemas import IdempotencyKey
 from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
@@ -50,13 +52,13 @@ class ActionFrame(_Frame):
     type: Literal["action"]
     version: int
     action: Any
-    id: str | None = Field(default=None, max_length=64)
+    id: IdempotencyKey | None = None
 
 
 class UndoFrame(_Frame):
     type: Literal["undo"]
     version: int = Field(description="the table's current version (right after your action)")
-    id: str | None = Field(default=None, max_length=64)
+    id: IdempotencyKey | None = None
 
 
 class SyncFrame(_Frame):
@@ -114,7 +116,7 @@ def _error_frame(exc: errors.AppError, ref: Any = None) -> dict[str, Any]:
 
 
 @router.websocket("/api/v1/tables/{table_id}/ws")
-async def table_socket(websocket: WebSocket, table_id: str) -> None:
+async def table_socket(websocket: WebSocket, table_id: TableId) -> None:
     """One socket per client per table; without a token it is a spectator's."""
     service: TableService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
@@ -135,9 +137,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json(_error_frame(exc))
         await websocket.close(CLOSE_NOT_FOUND, "no such table")
         return
-    since: int | None = None
-    if (raw_since := websocket.query_params.get("since")) is not None:
-        since = int(raw_since) if raw_since.isdigit() else None
+    since = query_since(websocket.query_params.get("since"))
 
     conn = Connection(websocket, table_id, player)
     conn.verified_at = verified_at

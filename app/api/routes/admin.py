@@ -8,18 +8,15 @@ from typing import Any, Literal
 from fastapi import APIRouter, Response, status
 from pydantic import BaseModel, Field
 
-from app.api.deps import AdminDep
-from app.api.schemas import ERRORS, PlayerCreate
+from app.api.deps import AdminDep, PlayerId, TableId
+from app.api.schemas import ERRORS, PlayerName
 
 router = APIRouter(prefix="/admin", tags=["admin"], responses=ERRORS)
 
 
 class PlayerUpdate(BaseModel):
-    name: str | None = Field(default=None, min_length=1, max_length=40)
+    name: PlayerName | None = None
     blocked: bool | None = None
-
-    def clean_name(self) -> str | None:
-        return PlayerCreate(name=self.name).name if self.name is not None else None
 
 
 class PruneRequest(BaseModel):
@@ -35,14 +32,14 @@ async def list_all_tables(
 
 
 @router.delete("/tables/{table_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_table(table_id: str, admin: AdminDep) -> Response:
+async def delete_table(table_id: TableId, admin: AdminDep) -> Response:
     """Delete a table and its history."""
     await admin.delete_table(table_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post("/tables/{table_id}/end")
-async def end_game(table_id: str, admin: AdminDep) -> dict[str, Any]:
+async def end_game(table_id: TableId, admin: AdminDep) -> dict[str, Any]:
     """End a stuck game (it is kept as finished, without a ranking)."""
     return await admin.end_game(table_id)
 
@@ -54,9 +51,9 @@ async def list_players(admin: AdminDep) -> list[dict[str, Any]]:
 
 
 @router.patch("/players/{player_id}")
-async def update_player(player_id: str, body: PlayerUpdate, admin: AdminDep) -> dict[str, Any]:
+async def update_player(player_id: PlayerId, body: PlayerUpdate, admin: AdminDep) -> dict[str, Any]:
     """Rename or block (unblock) a player; a blocked player's token stops working."""
-    return await admin.update_player(player_id, body.clean_name(), body.blocked)
+    return await admin.update_player(player_id, body.name, body.blocked)
 
 
 @router.post("/prune")

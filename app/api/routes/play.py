@@ -6,7 +6,16 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import ChatDep, CurrentPlayer, OptionalPlayer, ResultLang, ServiceDep
+from app.api.deps import (
+    MAX_QUERY_INT,
+    ChatDep,
+    CurrentPlayer,
+    OptionalPlayer,
+    ResultLang,
+    ServiceDep,
+    Since,
+    TableId,
+)
 from app.api.schemas import (
     ERRORS,
     ActionRequest,
@@ -22,7 +31,7 @@ router = APIRouter(prefix="/tables/{table_id}", tags=["play"], responses=ERRORS)
 
 @router.get("/state", responses={200: {"model": StateOut}})
 async def get_state(
-    table_id: str,
+    table_id: TableId,
     player: OptionalPlayer,
     service: ServiceDep,
     lang: ResultLang = None,
@@ -33,7 +42,7 @@ async def get_state(
 
 @router.post("/actions", responses={200: {"model": StateOut}})
 async def post_action(
-    table_id: str, body: ActionRequest, player: CurrentPlayer, service: ServiceDep
+    table_id: TableId, body: ActionRequest, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Send one element of legal_actions with the version it was taken from."""
     return await service.act(table_id, player, body.version, body.action, body.id)
@@ -41,7 +50,7 @@ async def post_action(
 
 @router.post("/undo", responses={200: {"model": StateOut}})
 async def post_undo(
-    table_id: str, body: UndoRequest, player: CurrentPlayer, service: ServiceDep
+    table_id: TableId, body: UndoRequest, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Take back your own last action, before anybody else acts (when the game allows it)."""
     return await service.undo(table_id, player, body.version, body.id)
@@ -49,10 +58,10 @@ async def post_undo(
 
 @router.get("/log", response_model=LogOut)
 async def get_log(
-    table_id: str,
+    table_id: TableId,
     player: OptionalPlayer,
     service: ServiceDep,
-    since: int = Query(default=0, ge=0),
+    since: Since = 0,
     lang: Literal["es", "en"] | None = Query(
         default=None, description="add each event's readable line (text) in this language"
     ),
@@ -62,17 +71,21 @@ async def get_log(
 
 
 @router.get("/replay")
-async def get_replay(table_id: str, service: ServiceDep) -> dict[str, Any]:
+async def get_replay(table_id: TableId, service: ServiceDep) -> dict[str, Any]:
     """The full history with hidden information (only after the game has ended)."""
     return await service.replay(table_id)
 
 
 @router.get("/replay/steps")
 async def get_replay_steps(
-    table_id: str,
+    table_id: TableId,
     service: ServiceDep,
-    perspective: str = Query(default="full", description="full, spectator, or a seat number"),
-    start: int = Query(default=1, ge=1, description="first version"),
+    perspective: str = Query(
+        default="full",
+        pattern=r"^(full|spectator|[0-9]{1,2})$",
+        description="full, spectator, or a seat number",
+    ),
+    start: int = Query(default=1, ge=1, le=MAX_QUERY_INT, description="first version"),
     count: int = Query(default=100, ge=1, le=500, description="how many versions"),
 ) -> dict[str, Any]:
     """After the end: the game version by version, from one perspective (for the replay viewer)."""
@@ -80,16 +93,14 @@ async def get_replay_steps(
 
 
 @router.get("/chat", response_model=list[ChatMessagePublic])
-async def get_chat(
-    table_id: str, chat: ChatDep, since: int = Query(default=0, ge=0)
-) -> list[dict[str, Any]]:
+async def get_chat(table_id: TableId, chat: ChatDep, since: Since = 0) -> list[dict[str, Any]]:
     """The table's chat after message id ``since`` (oldest first, at most 200)."""
     return await chat.messages(table_id, since)
 
 
 @router.post("/chat", status_code=201, response_model=ChatMessagePublic)
 async def post_chat(
-    table_id: str, body: ChatCreate, player: CurrentPlayer, chat: ChatDep
+    table_id: TableId, body: ChatCreate, player: CurrentPlayer, chat: ChatDep
 ) -> dict[str, Any]:
     """Say something at the table (any signed-in player; everyone connected sees it)."""
     return await chat.post(table_id, player, body.text)

@@ -6,7 +6,14 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Path, Response, status
 
-from app.api.deps import CurrentPlayer, OptionalPlayer, ResultLang, ServiceDep
+from app.api.deps import (
+    CurrentPlayer,
+    GameFilter,
+    OptionalPlayer,
+    ResultLang,
+    ServiceDep,
+    TableId,
+)
 from app.api.schemas import ERRORS, BotCreate, JoinOut, JoinRequest, TableCreate, TablePublic
 
 router = APIRouter(prefix="/tables", tags=["tables"], responses=ERRORS)
@@ -28,7 +35,7 @@ async def list_tables(
     service: ServiceDep,
     player: OptionalPlayer,
     status: Literal["open", "playing", "finished"] | None = None,
-    game: str | None = None,
+    game: GameFilter = None,
 ) -> list[dict[str, Any]]:
     """Tables, newest first, optionally by status and game (private ones only to their players)."""
     return await service.list_tables(status, game, player)
@@ -36,7 +43,7 @@ async def list_tables(
 
 @router.get("/{table_id}", response_model=TablePublic)
 async def get_table(
-    table_id: str,
+    table_id: TableId,
     service: ServiceDep,
     player: OptionalPlayer,
     lang: ResultLang = None,
@@ -48,7 +55,7 @@ async def get_table(
 
 @router.post("/{table_id}/join", response_model=JoinOut)
 async def join_table(
-    table_id: str, player: CurrentPlayer, service: ServiceDep, body: JoinRequest | None = None
+    table_id: TableId, player: CurrentPlayer, service: ServiceDep, body: JoinRequest | None = None
 ) -> JoinOut:
     """Take the lowest free seat (a private table needs its invite code)."""
     _, seat = await service.join(table_id, player, body.invite if body else None)
@@ -56,7 +63,7 @@ async def join_table(
 
 
 @router.post("/{table_id}/leave", status_code=status.HTTP_204_NO_CONTENT)
-async def leave_table(table_id: str, player: CurrentPlayer, service: ServiceDep) -> Response:
+async def leave_table(table_id: TableId, player: CurrentPlayer, service: ServiceDep) -> Response:
     """Give up your seat (only before the start); an owner's empty table is removed."""
     await service.leave(table_id, player)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -64,7 +71,7 @@ async def leave_table(table_id: str, player: CurrentPlayer, service: ServiceDep)
 
 @router.post("/{table_id}/bots", response_model=TablePublic)
 async def add_bot(
-    table_id: str, player: CurrentPlayer, service: ServiceDep, body: BotCreate | None = None
+    table_id: TableId, player: CurrentPlayer, service: ServiceDep, body: BotCreate | None = None
 ) -> dict[str, Any]:
     """Seat a bot in the lowest free seat (owner only)."""
     snap, _ = await service.add_bot(table_id, player, body.level if body else None)
@@ -72,14 +79,16 @@ async def add_bot(
 
 
 @router.post("/{table_id}/start", response_model=TablePublic)
-async def start_table(table_id: str, player: CurrentPlayer, service: ServiceDep) -> dict[str, Any]:
+async def start_table(
+    table_id: TableId, player: CurrentPlayer, service: ServiceDep
+) -> dict[str, Any]:
     """Deal and begin (owner only; every seat must be taken)."""
     return service.table_public(await service.start(table_id, player), player.id)
 
 
 @router.post("/{table_id}/seats/{seat}/takeover", response_model=TablePublic)
 async def vote_takeover(
-    table_id: str,
+    table_id: TableId,
     player: CurrentPlayer,
     service: ServiceDep,
     seat: int = Path(ge=0, le=11),
@@ -89,6 +98,8 @@ async def vote_takeover(
 
 
 @router.post("/{table_id}/take-back", response_model=TablePublic)
-async def take_back(table_id: str, player: CurrentPlayer, service: ServiceDep) -> dict[str, Any]:
+async def take_back(
+    table_id: TableId, player: CurrentPlayer, service: ServiceDep
+) -> dict[str, Any]:
     """Take your seat back from the bot that was playing it."""
     return service.table_public(await service.take_back(table_id, player), player.id)

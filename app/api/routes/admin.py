@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Response, status
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from app.api.deps import AdminDep, PlayerId, TableId
 from app.api.schemas import ERRORS, PlayerName
@@ -19,8 +19,21 @@ class PlayerUpdate(BaseModel):
     blocked: bool | None = None
 
 
+def _in_utc(value: datetime) -> datetime:
+    """The moment in UTC (a naive time is taken as UTC); a time whose UTC falls outside
+    years 1-9999 (0001-01-01T00:00+14:00) is refused here, not by the database."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("the date falls outside years 1 to 9999 in UTC") from None
+
+
 class PruneRequest(BaseModel):
-    finished_before: datetime = Field(description="delete finished games that ended before this")
+    finished_before: Annotated[datetime, AfterValidator(_in_utc)] = Field(
+        description="delete finished games that ended before this"
+    )
 
 
 @router.get("/tables")

@@ -65,8 +65,10 @@ NASTY_TEXT = [
 
 
 def hostile_text(real: list[str]) -> st.SearchStrategy[str]:
+    nasty = st.sampled_from(NASTY_TEXT + real)
     return st.one_of(
-        st.sampled_from(NASTY_TEXT + real),
+        nasty,
+        nasty,  # twice: most examples try a quoted nasty, the rest anything
         st.integers().map(str),
         st.text(max_size=80),
         st.text(alphabet=string.ascii_letters + "\x00²", min_size=1, max_size=70),
@@ -96,7 +98,11 @@ class Fuzzing:
     live: LiveServer
     http: httpx.Client
     player: Player
-    real: list[str]
+    ids: dict[str, list[str]]  # path parameter -> real values
+
+    @property
+    def real(self) -> list[str]:
+        return sorted({value for values in self.ids.values() for value in values})
 
 
 @pytest.fixture(scope="module")
@@ -116,8 +122,14 @@ def fuzzing(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             assert mover.act(finished, picture["version"], picture["legal_actions"][-1]).is_success
         # Real ids, for the route to go past the lookup: the other player (the admin routes
         # may block or rename it; the fuzzing player keeps its token), both tables, a game.
-        real = [other.id, open_table, finished, "pick", "start", "full", "spectator", "1"]
-        yield Fuzzing(live, http, player, real)
+        ids = {
+            "table_id": [open_table, finished],
+            "player_id": [other.id],
+            "game_id": ["pick"],
+            "name": ["start"],
+            "seat": ["0", "1"],
+        }
+        yield Fuzzing(live, http, player, ids)
 
 
 @dataclass
@@ -173,7 +185,12 @@ def _fuzz(fuzzing: Fuzzing, route: Route) -> None:
 
     @given(
         method=st.sampled_from(route.methods),
-        path=st.fixed_dictionaries({n: hostile_text(real) for n in path_names}),
+        path=st.fixed_dictionaries(
+            {
+                n: st.one_of(st.sampled_from(fuzzing.ids.get(n, ["x"])), hostile_text(real))
+                for n in path_names
+            }
+        ),
         query=st.fixed_dictionaries({}, optional={n: hostile_text(real) for n in query_names}),
         body=st.fixed_dictionaries({}, optional={n: hostile_json(real) for n in body_names}),
     )
@@ -233,7 +250,7 @@ EXPLICIT = [
 def test_the_quoted_inputs_are_refused_with_a_validation_error(
     fuzzing: Fuzzing, method: str, path: str, body: dict[str, Any] | None, field: str
 ) -> None:
-    open_table, finished, other = fuzzing.real[1], fuzzing.real[2], fuzzing.real[0]
+    (open_table, finished), (other,) = fuzzing.ids["table_id"], fuzzing.ids["player_id"]
     url = path.format(open=open_table, finished=finished, other=other)
     admin = url.startswith("/api/v1/admin")
     headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"} if admin else fuzzing.player.auth
@@ -252,7 +269,7 @@ def test_a_socket_with_a_hostile_table_id_or_since_is_closed_cleanly(
 ) -> None:
     """The WebSocket takes the same types: a malformed id closes it with 1008 (policy), a
     malformed ``since`` is ignored (a full state follows); never an internal error (1011)."""
-    table_id = table.format(open=fuzzing.real[1])
+    table_id = table.format(open=make_table(fuzzing.player, "pick", 2)["id"])
     url = f"{fuzzing.live.ws_url}/api/v1/tables/{table_id}/ws?since={since}"
     try:
         socket = Socket(url)

@@ -4,7 +4,7 @@ Every HTTP route of the app (enumerated from ``app.routes``, so a new route is c
 day it is added) gets path parameters, query parameters and body fields drawn from hostile
 strategies: NUL bytes, non-ASCII digits (``int("²")`` raises although ``"²".isdigit()``),
 integers past 64 bits and past PostgreSQL's INTEGER, negative numbers, empty and very long
-strings, next to the real ids of a player, an open table, a finished table and a game. The
+strings, next to the real ids of a player, an open, a playing and a finished table, a game. The
 answer is never a 5xx, and every 4xx is the envelope of API.md.
 """
 
@@ -117,6 +117,9 @@ def fuzzing(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     ):
         player, other = new_player(http, "Fuzz"), new_player(http, "Other")
         open_table = make_table(player, "pick", 2)["id"]
+        playing = make_table(player, "pick", 2, {"pile": 40, "max_take": 1})["id"]
+        assert other.post(f"/api/v1/tables/{playing}/join").status_code == 200
+        assert player.post(f"/api/v1/tables/{playing}/start").status_code == 200
         finished = make_table(player, "pick", 2, {"pile": 4, "max_take": 3})["id"]
         assert other.post(f"/api/v1/tables/{finished}/join").status_code == 200
         assert player.post(f"/api/v1/tables/{finished}/start").status_code == 200
@@ -127,7 +130,7 @@ def fuzzing(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         # Real ids, for the route to go past the lookup: the other player (the admin routes
         # may block or rename it; the fuzzing player keeps its token), both tables, a game.
         ids = {
-            "table_id": [open_table, finished],
+            "table_id": [open_table, playing, finished],
             "player_id": [other.id],
             "game_id": ["pick"],
             "name": ["start"],
@@ -255,7 +258,7 @@ EXPLICIT = [
 def test_the_quoted_inputs_are_refused_with_a_validation_error(
     fuzzing: Fuzzing, method: str, path: str, body: dict[str, Any] | None, field: str
 ) -> None:
-    (open_table, finished), (other,) = fuzzing.ids["table_id"], fuzzing.ids["player_id"]
+    (open_table, _, finished), (other,) = fuzzing.ids["table_id"], fuzzing.ids["player_id"]
     url = path.format(open=open_table, finished=finished, other=other)
     admin = url.startswith("/api/v1/admin")
     headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"} if admin else fuzzing.player.auth

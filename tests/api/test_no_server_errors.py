@@ -13,6 +13,7 @@ from __future__ import annotations
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -63,6 +64,10 @@ NASTY_TEXT = [
     "\n",
     "\u202e",
     BEFORE_YEAR_ONE,
+    "http://[::1/x",  # URLs no parser should take
+    "http://example.com:99999/",
+    "http://example.com:port/",
+    f"http://{'a' * 64}.example/",
     "9999-12-31T23:59:59-14:00",
     *[str(n) for n in HUGE],
 ]
@@ -76,6 +81,15 @@ def hostile_text(real: list[str]) -> st.SearchStrategy[str]:
         st.integers().map(str),
         st.text(max_size=80),
         st.text(alphabet=string.ascii_letters + "\x00²", min_size=1, max_size=70),
+    )
+
+
+def hostile_number(real: list[str]) -> st.SearchStrategy[str]:
+    """Query values: mostly numbers out of every column's range, else any hostile text."""
+    return st.one_of(
+        st.sampled_from(HUGE).map(str),
+        st.integers(min_value=-(2**70), max_value=2**70).map(str),
+        hostile_text(real),
     )
 
 
@@ -164,14 +178,35 @@ def _params(dependant: Dependant, kind: str) -> list[str]:
     return own + [name for sub in dependant.dependencies for name in _params(sub, kind)]
 
 
-def _body_fields(route: APIRoute) -> list[str]:
+def _body_model(route: APIRoute) -> type[BaseModel] | None:
     if route.body_field is None:
-        return []
+        return None
     model = route.body_field.field_info.annotation
     for candidate in getattr(model, "__args__", (model,)):  # `Model | None`
         if isinstance(candidate, type) and issubclass(candidate, BaseModel):
-            return list(candidate.model_fields)
-    return []
+            return candidate
+    return None
+
+
+def _body_fields(route: APIRoute) -> list[str]:
+    model = _body_model(route)
+    return list(model.model_fields) if model else []
+
+
+_PLAIN = {int: 1, str: "pick", bool: False, datetime: "2000-01-01T00:00:00Z"}
+
+
+def _base_body(route: APIRoute) -> dict[str, Any] | None:
+    """A body whose required fields hold plain values, so that the path and query get
+    through validation with it (a missing body would be refused before any lookup)."""
+    model = _body_model(route)
+    if model is None:
+        return None
+    return {
+        name: _PLAIN.get(field.annotation, {})  # type: ignore[call-overload]
+        for name, field in model.model_fields.items()
+        if field.is_required()
+    }
 
 
 def assert_no_server_error(response: httpx.Response, what: str) -> None:
@@ -179,6 +214,22 @@ def assert_no_server_error(response: httpx.Response, what: str) -> None:
     if response.status_code >= 400:
         error = response.json()["error"]
         assert isinstance(error["code"], str) and isinstance(error["message"], str), what
+
+
+def _path_value(fuzzing: Fuzzing, name: str) -> st.SearchStrategy[str]:
+    """A real id three times in four (so the request reaches the database), else hostile."""
+    real = st.sampled_from(fuzzing.ids.get(name, ["x"]))
+    return st.one_of(real, real, real, hostile_text(fuzzing.real))
+
+
+def _some_of(names: list[str], values: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Half the time one hostile parameter alone (no other one refused first), else any."""
+    if not names:
+        return st.just({})
+    return st.one_of(
+        st.sampled_from(names).flatmap(lambda n: st.fixed_dictionaries({n: values})),
+        st.fixed_dictionaries({}, optional=dict.fromkeys(names, values)),
+    )
 
 
 def _fuzz(fuzzing: Fuzzing, route: Route) -> None:
@@ -192,14 +243,9 @@ def _fuzz(fuzzing: Fuzzing, route: Route) -> None:
 
     @given(
         method=st.sampled_from(route.methods),
-        path=st.fixed_dictionaries(
-            {
-                n: st.one_of(st.sampled_from(fuzzing.ids.get(n, ["x"])), hostile_text(real))
-                for n in path_names
-            }
-        ),
-        query=st.fixed_dictionaries({}, optional={n: hostile_text(real) for n in query_names}),
-        body=st.fixed_dictionaries({}, optional={n: hostile_json(real) for n in body_names}),
+        path=st.fixed_dictionaries({n: _path_value(fuzzing, n) for n in path_names}),
+        query=_some_of(query_names, hostile_number(real)),
+        body=_some_of(body_names, hostile_json(real)),
     )
     @settings(max_examples=FUZZ_EXAMPLES, database=None, suppress_health_check=list(HealthCheck))
     def exercise(
@@ -222,6 +268,60 @@ def test_no_route_answers_a_server_error_to_hostile_parameters(fuzzing: Fuzzing)
     """Every route of the app, fuzzed (FUZZ_EXAMPLES a route)."""
     for route in _routes(fuzzing.live):
         _fuzz(fuzzing, route)
+
+
+#: The grid's values: one of each kind of trouble (hypothesis above explores around them).
+GRID = [
+    "\x00",
+    "a\x00b",
+    "²",
+    "١٢٣",
+    "",
+    " ",
+    "x" * 65,
+    str(2**31),
+    str(2**63),
+    str(2**64),
+    "-1",
+    BEFORE_YEAR_ONE,
+    "http://[::1/x",
+]
+
+
+def test_every_parameter_of_every_route_takes_every_kind_of_trouble(fuzzing: Fuzzing) -> None:
+    """Deterministic: each path, query and body parameter of each route gets each GRID value
+    alone, the other path parameters real, for every method of the route."""
+    failures: list[str] = []
+    table = make_table(fuzzing.player, "pick", 2, {"pile": 40, "max_take": 1})["id"]
+    other = new_player(fuzzing.http, "Grid")
+    assert other.post(f"/api/v1/tables/{table}/join").status_code == 200
+    assert fuzzing.player.post(f"/api/v1/tables/{table}/start").status_code == 200
+    ids = {**fuzzing.ids, "table_id": [table], "player_id": [other.id]}  # its own, playing
+    for route in _routes(fuzzing.live):
+        path_names = sorted(set(_params(route.api.dependant, "path_params")))
+        query_names = sorted(set(_params(route.api.dependant, "query_params")))
+        admin = route.path.startswith("/api/v1/admin")
+        headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"} if admin else fuzzing.player.auth
+        base = {n: ids.get(n, ["x"])[0] for n in path_names}
+        body0 = _base_body(route.api)
+        trials: list[tuple[dict[str, str], dict[str, str], dict[str, Any] | None]] = []
+        for value in GRID:
+            trials += [({**base, n: value}, {}, body0) for n in path_names if value]
+            trials += [(base, {n: value}, body0) for n in query_names]
+            trials += [(base, {}, {**(body0 or {}), n: value}) for n in _body_fields(route.api)]
+        for method in route.methods:
+            for path, query, body in trials:
+                url = route.path.format(**{k: quote(v, safe="") for k, v in path.items()})
+                try:
+                    response = fuzzing.http.request(
+                        method, url, params=query, headers=headers, json=body
+                    )
+                except httpx.TransportError as exc:  # a server that crashed drops the line
+                    failures.append(f"{method} {url} {query} {body}: {exc!r}")
+                    continue
+                if response.status_code >= 500:
+                    failures.append(f"{method} {url} {query} {body}: {response.status_code}")
+    assert not failures, "\n".join(failures)
 
 
 #: The cases the issue quotes, each refused with a 422 validation_error naming the input.

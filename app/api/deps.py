@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Literal
 
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app import errors
@@ -92,6 +92,42 @@ ResultLang = Annotated[
 ]
 
 
+# ------------------------------------------------------------------ path and query parameters
+# Every parameter a client sends is bounded by its type, so no value of it reaches the
+# database that a column cannot hold (PostgreSQL refuses NUL in text and INTEGER past
+# 2**31-1, SQLite past 2**63-1): out of bounds is a 422 validation_error naming it.
+
+#: The largest number a query parameter takes: PostgreSQL's INTEGER, the type of a table's
+#: version (the columns compared with ``since`` and ``start``).
+MAX_QUERY_INT = 2**31 - 1
+
+#: The form of every id in a path: the server's ids (hex table and player ids) and the names
+#: of games and figures all fit it. Nothing else names anything: NUL, non-ASCII (``²``),
+#: separators or more than 64 characters are a 422 validation_error.
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+
+TableId = Annotated[str, Path(pattern=ID_PATTERN, description="a table's id")]
+PlayerId = Annotated[str, Path(pattern=ID_PATTERN, description="a player's id")]
+GameId = Annotated[str, Path(pattern=ID_PATTERN, description="a game's id (see GET /games)")]
+FigureName = Annotated[str, Path(pattern=ID_PATTERN, description="a figure's name")]
+GameFilter = Annotated[
+    str | None, Query(pattern=ID_PATTERN, description="only the tables of this game")
+]
+Since = Annotated[
+    int, Query(ge=0, le=MAX_QUERY_INT, description="only what came after this number")
+]
+
+
+def query_since(raw: str | None) -> int | None:
+    """``since`` read by hand from a query string (the WebSocket's): ASCII digits up to
+    MAX_QUERY_INT, else None. ``str.isdigit`` is no guard: it is true for ``²``, which
+    ``int`` refuses, and for numbers no database column holds."""
+    if raw is None or not raw.isascii() or not raw.isdecimal() or len(raw) > 10:
+        return None
+    value = int(raw)
+    return value if value <= MAX_QUERY_INT else None
+
+
 # A private table's invite code (the ?invite= of its invite link): lets a player who is not
 # seated read the table (API-EXTENSIONS.md, Tables). Without it such a table is a 404.
 async def invite_code(
@@ -113,7 +149,7 @@ Invite = Annotated[str | None, Depends(invite_code)]
 
 
 async def require_visible_table(
-    table_id: str, player: OptionalPlayer, service: ServiceDep, invite: Invite = None
+    table_id: TableId, player: OptionalPlayer, service: ServiceDep, invite: Invite = None
 ) -> None:
     """A route guard: a private table the caller may not read is a 404, as if it did not exist
     (its id is not confirmed), before the route's own rules can answer anything else."""

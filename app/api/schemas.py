@@ -4,26 +4,37 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from app.tables.clocks import TimeControl
 
 
+def _clean_name(value: str) -> str:
+    value = " ".join(value.split())
+    if not value or any(not ch.isprintable() for ch in value):
+        raise ValueError("a name needs at least one visible character and no control characters")
+    return value
+
+
+#: A player's name wherever a client sets one (sign-up, the admin's rename): spaces folded,
+#: at least one visible character, no control characters.
+PlayerName = Annotated[
+    str, Field(min_length=1, max_length=40, examples=["Ana"]), AfterValidator(_clean_name)
+]
+
+#: A client's idempotency key (an action's or an undo's ``id``): any text of at most 64
+#: characters without control characters (PostgreSQL cannot store NUL).
+IdempotencyKey = Annotated[
+    str,
+    Field(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$", description="idempotency key"),
+]
+
+
 class PlayerCreate(BaseModel):
-    name: str = Field(min_length=1, max_length=40, examples=["Ana"])
+    name: PlayerName
     access_code: str | None = Field(
         default=None, max_length=200, description="needed when the server has an access code"
     )
-
-    @field_validator("name")
-    @classmethod
-    def _clean(cls, value: str) -> str:
-        value = " ".join(value.split())
-        if not value or any(not ch.isprintable() for ch in value):
-            raise ValueError(
-                "a name needs at least one visible character and no control characters"
-            )
-        return value
 
 
 class PlayerPublic(BaseModel):
@@ -78,13 +89,6 @@ class BotCreate(BaseModel):
     )
 
 
-# Client ids (idempotency keys) are at most 64 printable characters: no NUL (PostgreSQL
-# cannot store one) nor other control characters. The table socket's frames use the same.
-ClientId = Annotated[
-    str,
-    StringConstraints(max_length=64, pattern=r"^[^\x00-\x1f\x7f]*$"),
-    Field(description="idempotency key"),
-]
 # No action nests deeper than this (a few levels at most); deeper is refused before any
 # engine or serializer walks it.
 MAX_ACTION_DEPTH = 32
@@ -112,7 +116,7 @@ class ActionRequest(BaseModel):
 
     version: int = Field(description="the version the client acted on")
     action: dict[str, Any] = Field(description="an action of the table's game (see components)")
-    id: ClientId | None = None
+    id: IdempotencyKey | None = None
 
     @field_validator("action", mode="before")
     @classmethod
@@ -190,7 +194,7 @@ class StateOut(BaseModel):
 
 class UndoRequest(BaseModel):
     version: int = Field(description="the table's current version (right after your action)")
-    id: ClientId | None = None
+    id: IdempotencyKey | None = None
 
 
 class LogOut(BaseModel):

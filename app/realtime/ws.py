@@ -37,7 +37,8 @@ from pydantic import (
 )
 
 from app import errors
-from app.api.schemas import MAX_ACTION_DEPTH, ClientId, nesting_depth
+from app.api.deps import query_since
+from app.api.schemas import MAX_ACTION_DEPTH, IdempotencyKey, nesting_depth
 from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
@@ -73,7 +74,7 @@ class ActionFrame(_Frame):
     type: Literal["action"]
     version: Version
     action: Any
-    id: ClientId | None = None
+    id: IdempotencyKey | None = None
 
 
 class UndoFrame(_Frame):
@@ -81,7 +82,7 @@ class UndoFrame(_Frame):
     version: int = Field(
         ge=0, le=MAX_INT, description="the table's current version (right after your action)"
     )
-    id: ClientId | None = None
+    id: IdempotencyKey | None = None
 
 
 class SyncFrame(_Frame):
@@ -237,13 +238,9 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
         await websocket.send_json(_error_frame(exc))
         await websocket.close(CLOSE_NOT_FOUND, "no such table")
         return
-    since: int | None = None
-    bad_since = False
-    if (raw_since := websocket.query_params.get("since")) is not None:
-        if _SINCE.fullmatch(raw_since) and int(raw_since) <= MAX_INT:
-            since = int(raw_since)
-        else:
-            bad_since = True
+    raw_since = websocket.query_params.get("since")
+    since = query_since(raw_since)
+    bad_since = raw_since is not None and since is None
 
     conn = Connection(websocket, table_id, player, ip)
     conn.verified_at = verified_at

@@ -2,6 +2,11 @@
 
 After every commit, each human seat that has just become due to act and whose
 player set a webhook URL gets one POST (fire and forget, 5 s timeout).
+
+A webhook URL is checked when it is saved (``check_webhook_url``) and its host resolved
+again before each alert (``TurnNotifier._pinned``): unless the host allows private
+targets, every address the name resolves to must be public (``is_public``). Names are
+resolved through the event loop's ``getaddrinfo`` (a worker thread), never in the loop.
 """
 
 from __future__ import annotations
@@ -9,9 +14,9 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import re
 import socket
-from typing import Any
-from urllib.parse import urlparse
+from typing import Any, NamedTuple
 
 import httpx
 
@@ -19,44 +24,98 @@ from app import errors
 
 log = logging.getLogger("partida.notify")
 
-
-def _internal(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%")[0])
-    return (
-        ip.is_private
-        or ip.is_loopback
-        or ip.is_link_local
-        or ip.is_reserved
-        or ip.is_multicast
-        or ip.is_unspecified
-    )
+MAX_URL_LENGTH = 500
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+#: Blocks that ``is_global`` (Python 3.11) lets through though they lead somewhere that is
+#: not the public internet, or that embed an IPv4 address of any kind: site-local IPv6
+#: (deprecated, routed like private space), 6to4 and local-use NAT64.
+_NOT_PUBLIC = tuple(ipaddress.ip_network(n) for n in ("fec0::/10", "2002::/16", "64:ff9b:1::/48"))
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
-def check_webhook_url(url: str, allow_private: bool) -> str:
-    """Refuse what is not http(s), and (unless allowed) hosts that resolve to private addresses."""
-    parsed = urlparse(url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise errors.ValidationFailed(
-            "a webhook URL must be http:// or https:// with a host", field="webhook_url"
-        )
-    if len(url) > 500:
-        raise errors.ValidationFailed(
-            "webhook URLs are at most 500 characters", field="webhook_url"
-        )
-    if not allow_private:
+def is_public(address: str) -> bool:
+    """Whether ``address`` (as getaddrinfo gives it) is a public unicast address: the
+    standard library's ``is_global``, with IPv4 embedded in IPv6 (mapped, NAT64) judged
+    as the IPv4 address it carries and the blocks of ``_NOT_PUBLIC`` refused."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        elif ip in _NAT64:
+            ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        elif any(ip in net for net in _NOT_PUBLIC):
+            return False
+    return ip.is_global and not ip.is_multicast
+
+
+class WebhookTarget(NamedTuple):
+    url: httpx.URL
+    host: str  # the host as DNS knows it: IDNA-encoded name, or the IP literal
+    port: int
+
+
+def _invalid(message: str) -> errors.ValidationFailed:
+    return errors.ValidationFailed(f"webhook_url: {message}", field="webhook_url")
+
+
+def parse_webhook_url(url: str) -> WebhookTarget:
+    """The target of a well-formed http(s) URL; ValidationFailed (naming ``webhook_url``)
+    for anything else: other schemes, no host, a port that is not 1-65535, a host that is
+    neither an IP literal nor a DNS name of labels of at most 63 letters, digits and
+    hyphens (253 characters in all)."""
+    if len(url) > MAX_URL_LENGTH:
+        raise _invalid(f"at most {MAX_URL_LENGTH} characters")
+    try:
+        parsed = httpx.URL(url)
+        raw_host = parsed.raw_host.decode("ascii")
+        port = parsed.port
+    except (httpx.InvalidURL, ValueError, UnicodeError):
+        raise _invalid("not a valid URL") from None
+    if parsed.scheme not in ("http", "https") or not raw_host:
+        raise _invalid("must be http:// or https:// with a host")
+    if port is not None and not 1 <= port <= 65535:
+        raise _invalid("the port must be a number from 1 to 65535")
+    if ":" in raw_host:  # an IPv6 literal (httpx drops the brackets)
         try:
-            addresses = {
-                info[4][0] for info in socket.getaddrinfo(parsed.hostname, parsed.port or 443)
-            }
-        except OSError:
-            raise errors.ValidationFailed(
-                f"cannot resolve {parsed.hostname}", field="webhook_url"
-            ) from None
-        if any(_internal(str(address)) for address in addresses):
-            raise errors.ValidationFailed(
-                "webhooks cannot point at private or local addresses on this server",
-                field="webhook_url",
+            ipaddress.IPv6Address(raw_host)
+        except ValueError:
+            raise _invalid(f"'{raw_host}' is not an IPv6 address") from None
+    else:
+        name = raw_host[:-1] if raw_host.endswith(".") else raw_host
+        labels = name.split(".")
+        if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
+            raise _invalid(
+                "the host must be an IP address or a name of dot-separated labels of "
+                "1 to 63 letters, digits and hyphens"
             )
+    default = 443 if parsed.scheme == "https" else 80
+    return WebhookTarget(parsed, raw_host, port or default)
+
+
+async def resolve_public(host: str, port: int) -> list[str] | None:
+    """The addresses ``host`` resolves to, through the event loop (a worker thread: the loop
+    never blocks on DNS); None when it resolves to nothing or to any non-public address."""
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return None
+    addresses = [str(info[4][0]) for info in infos]
+    if not addresses or not all(is_public(address) for address in addresses):
+        return None
+    return addresses
+
+
+async def check_webhook_url(url: str, allow_private: bool) -> str:
+    """Refuse malformed URLs and (unless allowed) hosts with any non-public address."""
+    target = parse_webhook_url(url)
+    if not allow_private and await resolve_public(target.host, target.port) is None:
+        raise _invalid(
+            f"'{target.host}' does not resolve, or resolves to an address that is not "
+            "public; webhooks can only reach public internet addresses on this server"
+        )
     return url
 
 
@@ -87,23 +146,22 @@ class TurnNotifier:
 
     async def _pinned(self, url: str) -> tuple[httpx.URL, dict[str, str], dict[str, Any]] | None:
         """The URL aimed at the checked address, with the Host header and TLS name of the
-        original; None when the host resolves to nothing or to an internal address."""
-        target = httpx.URL(url)
-        port = target.port or (443 if target.scheme == "https" else 80)
+        original; None when the URL is malformed or its host resolves to nothing or to any
+        non-public address."""
         try:
-            infos = await asyncio.get_running_loop().getaddrinfo(
-                target.host, port, type=socket.SOCK_STREAM
-            )
-        except OSError:
+            target = parse_webhook_url(url)
+        except errors.AppError:
             return None
-        addresses = [str(info[4][0]) for info in infos]
-        if not addresses or any(_internal(address) for address in addresses):
+        addresses = await resolve_public(target.host, target.port)
+        if addresses is None:
             return None
+        original = target.url
         host = f"[{target.host}]" if ":" in target.host else target.host  # an IPv6 literal
-        if target.port is not None:
-            host = f"{host}:{target.port}"
-        extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
-        return target.copy_with(host=addresses[0].split("%")[0]), {"Host": host}, extensions
+        if original.port is not None:
+            host = f"{host}:{original.port}"
+        extensions = {"sni_hostname": target.host} if original.scheme == "https" else {}
+        pinned = original.copy_with(host=addresses[0].split("%")[0])
+        return pinned, {"Host": host}, extensions
 
     async def _post(self, url: str, payload: dict[str, Any]) -> None:
         try:
@@ -120,7 +178,7 @@ class TurnNotifier:
                     target, json=payload, headers=headers, extensions=extensions
                 )
             self.sent += 1
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
             log.info("webhook failed", extra={"error": type(exc).__name__})
 
     async def flush(self) -> None:

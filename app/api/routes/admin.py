@@ -2,28 +2,38 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Response, status
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
-from app.api.deps import AdminDep
-from app.api.schemas import ERRORS, PlayerCreate
+from app.api.deps import AdminDep, PlayerId, TableId
+from app.api.schemas import ERRORS, PlayerName
 
 router = APIRouter(prefix="/admin", tags=["admin"], responses=ERRORS)
 
 
 class PlayerUpdate(BaseModel):
-    name: str | None = Field(default=None, min_length=1, max_length=40)
+    name: PlayerName | None = None
     blocked: bool | None = None
 
-    def clean_name(self) -> str | None:
-        return PlayerCreate(name=self.name).name if self.name is not None else None
+
+def _in_utc(value: datetime) -> datetime:
+    """The moment in UTC (a naive time is taken as UTC); a time whose UTC falls outside
+    years 1-9999 (0001-01-01T00:00+14:00) is refused here, not by the database."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("the date falls outside years 1 to 9999 in UTC") from None
 
 
 class PruneRequest(BaseModel):
-    finished_before: datetime = Field(description="delete finished games that ended before this")
+    finished_before: Annotated[datetime, AfterValidator(_in_utc)] = Field(
+        description="delete finished games that ended before this"
+    )
 
 
 @router.get("/tables")
@@ -35,14 +45,14 @@ async def list_all_tables(
 
 
 @router.delete("/tables/{table_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_table(table_id: str, admin: AdminDep) -> Response:
+async def delete_table(table_id: TableId, admin: AdminDep) -> Response:
     """Delete a table and its history."""
     await admin.delete_table(table_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.post("/tables/{table_id}/end")
-async def end_game(table_id: str, admin: AdminDep) -> dict[str, Any]:
+async def end_game(table_id: TableId, admin: AdminDep) -> dict[str, Any]:
     """End a stuck game (it is kept as finished, without a ranking)."""
     return await admin.end_game(table_id)
 
@@ -54,9 +64,9 @@ async def list_players(admin: AdminDep) -> list[dict[str, Any]]:
 
 
 @router.patch("/players/{player_id}")
-async def update_player(player_id: str, body: PlayerUpdate, admin: AdminDep) -> dict[str, Any]:
+async def update_player(player_id: PlayerId, body: PlayerUpdate, admin: AdminDep) -> dict[str, Any]:
     """Rename or block (unblock) a player; a blocked player's token stops working."""
-    return await admin.update_player(player_id, body.clean_name(), body.blocked)
+    return await admin.update_player(player_id, body.name, body.blocked)
 
 
 @router.post("/prune")

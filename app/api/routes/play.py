@@ -7,6 +7,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request, Response
 
 from app.api.deps import (
+    MAX_QUERY_INT,
     ChatDep,
     CurrentPlayer,
     Invite,
@@ -14,6 +15,8 @@ from app.api.deps import (
     ReplayBudget,
     ResultLang,
     ServiceDep,
+    Since,
+    TableId,
 )
 from app.api.schemas import (
     ERRORS,
@@ -31,7 +34,7 @@ router = APIRouter(prefix="/tables/{table_id}", tags=["play"], responses=ERRORS)
 
 @router.get("/state", responses={200: {"model": StateOut}})
 async def get_state(
-    table_id: str,
+    table_id: TableId,
     player: OptionalPlayer,
     service: ServiceDep,
     lang: ResultLang = None,
@@ -43,7 +46,7 @@ async def get_state(
 
 @router.post("/actions", responses={200: {"model": StateOut}})
 async def post_action(
-    table_id: str, body: ActionRequest, player: CurrentPlayer, service: ServiceDep
+    table_id: TableId, body: ActionRequest, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Send one element of legal_actions with the version it was taken from."""
     return await service.act(table_id, player, body.version, body.action, body.id)
@@ -51,7 +54,7 @@ async def post_action(
 
 @router.post("/undo", responses={200: {"model": StateOut}})
 async def post_undo(
-    table_id: str, body: UndoRequest, player: CurrentPlayer, service: ServiceDep
+    table_id: TableId, body: UndoRequest, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Take back your own last action, before anybody else acts (when the game allows it)."""
     return await service.undo(table_id, player, body.version, body.id)
@@ -59,10 +62,10 @@ async def post_undo(
 
 @router.get("/log", response_model=LogOut)
 async def get_log(
-    table_id: str,
+    table_id: TableId,
     player: OptionalPlayer,
     service: ServiceDep,
-    since: int = Query(default=0, ge=0),
+    since: Since = 0,
     lang: Literal["es", "en"] | None = Query(
         default=None, description="add each event's readable line (text) in this language"
     ),
@@ -84,7 +87,7 @@ _RENDERED: dict[int | str, dict[str, Any]] = {
 
 @router.get("/replay", dependencies=[ReplayBudget], responses=_RENDERED)
 async def get_replay(
-    table_id: str, service: ServiceDep, player: OptionalPlayer, invite: Invite = None
+    table_id: TableId, service: ServiceDep, player: OptionalPlayer, invite: Invite = None
 ) -> Response:
     """The full history with hidden information (only after the game has ended)."""
     body = await service.replay(table_id, player, invite)
@@ -93,11 +96,15 @@ async def get_replay(
 
 @router.get("/replay/steps", dependencies=[ReplayBudget], responses=_RENDERED)
 async def get_replay_steps(
-    table_id: str,
+    table_id: TableId,
     service: ServiceDep,
     player: OptionalPlayer,
-    perspective: str = Query(default="full", description="full, spectator, or a seat number"),
-    start: int = Query(default=1, ge=1, description="first version"),
+    perspective: str = Query(
+        default="full",
+        pattern=r"^(full|spectator|[0-9]{1,2})$",
+        description="full, spectator, or a seat number",
+    ),
+    start: int = Query(default=1, ge=1, le=MAX_QUERY_INT, description="first version"),
     count: int = Query(default=100, ge=1, le=500, description="how many versions"),
     invite: Invite = None,
 ) -> Response:
@@ -108,10 +115,10 @@ async def get_replay_steps(
 
 @router.get("/chat", response_model=list[ChatMessagePublic])
 async def get_chat(
-    table_id: str,
+    table_id: TableId,
     chat: ChatDep,
     player: OptionalPlayer,
-    since: int = Query(default=0, ge=0),
+    since: Since = 0,
     invite: Invite = None,
 ) -> list[dict[str, Any]]:
     """The table's chat after message id ``since`` (oldest first, at most 200)."""
@@ -120,7 +127,7 @@ async def get_chat(
 
 @router.post("/chat", status_code=201, response_model=ChatMessagePublic)
 async def post_chat(
-    table_id: str,
+    table_id: TableId,
     body: ChatCreate,
     player: CurrentPlayer,
     chat: ChatDep,

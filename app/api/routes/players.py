@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Request, status
 
 from app import errors
-from app.api.deps import CurrentPlayer, OptionalPlayer, RatingsDep, ServiceDep
+from app.api.deps import CurrentPlayer, OptionalPlayer, PlayerId, RatingsDep, ServiceDep
 from app.api.schemas import ERRORS, MyTable, PlayerCreate, PlayerCreated, PlayerMe, PlayerUpdate
 from app.security import client_ip
 from app.tables.notify import check_webhook_url
@@ -40,7 +40,7 @@ async def update_me(body: PlayerUpdate, player: CurrentPlayer, service: ServiceD
     """Set (or clear) the webhook that receives your turn alerts."""
     url = body.webhook_url
     if url is not None:
-        url = check_webhook_url(url, service.settings.webhook_allow_private)
+        url = await check_webhook_url(url, service.settings.webhook_allow_private)
     await service.set_webhook(player, url)
     return PlayerMe(id=player.id, name=player.name, webhook_url=url)
 
@@ -53,7 +53,7 @@ async def my_tables(player: CurrentPlayer, service: ServiceDep) -> list[dict[str
 
 @router.get("/players/{player_id}")
 async def player_page(
-    player_id: str, ratings: RatingsDep, viewer: OptionalPlayer
+    player_id: PlayerId, ratings: RatingsDep, viewer: OptionalPlayer
 ) -> dict[str, Any]:
     """A player's ratings per game, stats and finished games (newest first; a private table's
     game only to the players who sat at it)."""

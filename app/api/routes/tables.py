@@ -8,10 +8,12 @@ from fastapi import APIRouter, Path, Query, Request, Response, status
 
 from app.api.deps import (
     CurrentPlayer,
+    GameFilter,
     Invite,
     OptionalPlayer,
     ResultLang,
     ServiceDep,
+    TableId,
     VisibleTable,
 )
 from app.api.schemas import ERRORS, BotCreate, JoinOut, JoinRequest, TableCreate, TablePublic
@@ -58,7 +60,7 @@ async def list_tables(
     service: ServiceDep,
     player: OptionalPlayer,
     status: Literal["open", "playing", "finished"] | None = None,
-    game: str | None = None,
+    game: GameFilter = None,
     limit: int = Query(default=MAX_PAGE, ge=1, le=MAX_PAGE, description="tables per page"),
     cursor: str | None = Query(
         default=None, max_length=200, description="X-Next-Cursor of the previous page"
@@ -78,7 +80,7 @@ async def list_tables(
 
 @router.get("/{table_id}", response_model=TablePublic)
 async def get_table(
-    table_id: str,
+    table_id: TableId,
     service: ServiceDep,
     player: OptionalPlayer,
     lang: ResultLang = None,
@@ -92,7 +94,7 @@ async def get_table(
 
 @router.post("/{table_id}/join", response_model=JoinOut)
 async def join_table(
-    table_id: str,
+    table_id: TableId,
     player: CurrentPlayer,
     service: ServiceDep,
     request: Request,
@@ -111,7 +113,7 @@ async def join_table(
 @router.post(
     "/{table_id}/leave", status_code=status.HTTP_204_NO_CONTENT, dependencies=[VisibleTable]
 )
-async def leave_table(table_id: str, player: CurrentPlayer, service: ServiceDep) -> Response:
+async def leave_table(table_id: TableId, player: CurrentPlayer, service: ServiceDep) -> Response:
     """Give up your seat (only before the start); an owner's empty table is removed."""
     await service.leave(table_id, player)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
@@ -119,7 +121,7 @@ async def leave_table(table_id: str, player: CurrentPlayer, service: ServiceDep)
 
 @router.post("/{table_id}/bots", response_model=TablePublic, dependencies=[VisibleTable])
 async def add_bot(
-    table_id: str, player: CurrentPlayer, service: ServiceDep, body: BotCreate | None = None
+    table_id: TableId, player: CurrentPlayer, service: ServiceDep, body: BotCreate | None = None
 ) -> dict[str, Any]:
     """Seat a bot in the lowest free seat (owner only)."""
     snap, _ = await service.add_bot(table_id, player, body.level if body else None)
@@ -127,7 +129,9 @@ async def add_bot(
 
 
 @router.post("/{table_id}/start", response_model=TablePublic, dependencies=[VisibleTable])
-async def start_table(table_id: str, player: CurrentPlayer, service: ServiceDep) -> dict[str, Any]:
+async def start_table(
+    table_id: TableId, player: CurrentPlayer, service: ServiceDep
+) -> dict[str, Any]:
     """Deal and begin (owner only; every seat must be taken)."""
     return service.table_public(await service.start(table_id, player), player.id)
 
@@ -136,7 +140,7 @@ async def start_table(table_id: str, player: CurrentPlayer, service: ServiceDep)
     "/{table_id}/seats/{seat}/takeover", response_model=TablePublic, dependencies=[VisibleTable]
 )
 async def vote_takeover(
-    table_id: str,
+    table_id: TableId,
     player: CurrentPlayer,
     service: ServiceDep,
     seat: int = Path(ge=0, le=11),
@@ -146,6 +150,8 @@ async def vote_takeover(
 
 
 @router.post("/{table_id}/take-back", response_model=TablePublic, dependencies=[VisibleTable])
-async def take_back(table_id: str, player: CurrentPlayer, service: ServiceDep) -> dict[str, Any]:
+async def take_back(
+    table_id: TableId, player: CurrentPlayer, service: ServiceDep
+) -> dict[str, Any]:
     """Take your seat back from the bot that was playing it."""
     return service.table_public(await service.take_back(table_id, player), player.id)

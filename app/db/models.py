@@ -40,7 +40,11 @@ class Player(Base):
 
 class GameTable(Base):
     __tablename__ = "game_tables"
-    __table_args__ = (Index("ix_game_tables_status_game", "status", "game"),)
+    __table_args__ = (
+        Index("ix_game_tables_status_game", "status", "game"),
+        # The lobby's keyset order (app.tables.lobby): newest first, then id.
+        Index("ix_game_tables_created_at_id", "created_at", "id"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))

@@ -1,4 +1,5 @@
-"""one seat per player per table; repair seatings that lobby races left behind
+"""one seat per player per table; repair seatings that lobby races left behind; index the
+lobby's keyset order
 
 Lobby changes on two instances could leave a player at two seats of one table, a seat
 with both a player and a bot at an open table, a running game with an empty seat
@@ -82,8 +83,11 @@ def upgrade() -> None:
     op.execute(sa.text(f"DELETE FROM game_tables WHERE id IN ({_ORPHANS})"))
     with op.batch_alter_table("seats") as batch:
         batch.create_unique_constraint("uq_seats_table_id_player_id", ["table_id", "player_id"])
+    # The lobby pages newest first by (created_at, id) after a cursor (app.tables.lobby).
+    op.create_index("ix_game_tables_created_at_id", "game_tables", ["created_at", "id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_game_tables_created_at_id", table_name="game_tables")
     with op.batch_alter_table("seats") as batch:
         batch.drop_constraint("uq_seats_table_id_player_id", type_="unique")

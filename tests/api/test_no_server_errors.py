@@ -375,8 +375,9 @@ def test_the_quoted_inputs_are_refused_with_a_validation_error(
 def test_a_socket_with_a_hostile_table_id_or_since_is_closed_cleanly(
     fuzzing: Fuzzing, table: str, since: str
 ) -> None:
-    """The WebSocket takes the same types: a malformed id closes it with 1008 (policy), a
-    malformed ``since`` is ignored (a full state follows); never an internal error (1011)."""
+    """The WebSocket takes the same ids: a malformed one gets an error frame and a close frame,
+    a malformed ``since`` an error frame and then a full state; never an internal error
+    (1011)."""
     table_id = table.format(open=make_table(fuzzing.player, "pick", 2)["id"])
     url = f"{fuzzing.live.ws_url}/api/v1/tables/{table_id}/ws?since={since}"
     try:
@@ -389,9 +390,14 @@ def test_a_socket_with_a_hostile_table_id_or_since_is_closed_cleanly(
             frame = socket.until(lambda f: f["type"] == "state")
             assert frame["version"] >= 0
         else:
+            # An error frame in the envelope, then a close frame (API.md), never 1011.
+            frames: list[dict[str, Any]] = []
             with pytest.raises(Exception) as closed:
-                socket.recv(timeout=10)
+                while True:
+                    frames.append(socket.recv(timeout=10))
             assert "1011" not in str(closed.value), closed.value
+            assert all(f["type"] == "error" for f in frames), frames
+            assert {f["error"]["code"] for f in frames} <= {"not_found", "validation_error"}
     finally:
         socket.conn.close()
 

@@ -113,8 +113,9 @@ async def check_webhook_url(url: str, allow_private: bool) -> str:
     target = parse_webhook_url(url)
     if not allow_private and await resolve_public(target.host, target.port) is None:
         raise _invalid(
-            f"'{target.host}' does not resolve, or resolves to an address that is not "
-            "public; webhooks can only reach public internet addresses on this server"
+            f"'{target.host}' does not resolve, or resolves to a private or local address "
+            "(not a public internet one); webhooks can only reach public internet addresses "
+            "on this server"
         )
     return url
 

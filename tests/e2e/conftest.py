@@ -55,6 +55,9 @@ def e2e_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]
             log_level="WARNING",
             rate_limit_enabled=False,  # every browser here comes from 127.0.0.1
             max_open_tables_per_player=1000,
+            # A closed page stops counting as present after touch + 2 s (the presence lease):
+            # short, so that a takeover test waits seconds, not the production 17.
+            presence_touch_seconds=0.25,
         )
         server = LiveServer(
             create_app(settings, games={"luz": ENGINE, "pick": PICK}),  # type: ignore[dict-item]

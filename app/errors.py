@@ -145,3 +145,17 @@ class RetryLater(RateLimited):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message, retry_after=retry_after)
         self.headers = {"Retry-After": str(retry_after)}
+
+
+class Resigned(AppError):
+    """The player resigned from this game: a bot plays the seat for good."""
+
+    code = "resigned"
+    status = 409
+
+
+class CancelNotProposed(AppError):
+    """A vote on cancelling the game when nobody has proposed it (or it was turned down)."""
+
+    code = "cancel_not_proposed"
+    status = 409

@@ -28,8 +28,8 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from app import errors
 from app.api.routes import admin as admin_routes
+from app.api.routes import endings, play, players, tables
 from app.api.routes import games as games_routes
-from app.api.routes import play, players, tables
 from app.config import Settings, get_settings
 from app.db.session import (
     UNAVAILABLE_ERRORS,
@@ -294,7 +294,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST"],
+            allow_methods=["GET", "POST", "DELETE"],
             allow_headers=["Authorization", "Content-Type"],
             expose_headers=["X-Next-Cursor", "Link"],  # GET /tables pagination
         )
@@ -302,7 +302,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestMetrics)
-    for module in (players, games_routes, tables, play, admin_routes):
+    for module in (players, games_routes, tables, endings, play, admin_routes):
         app.include_router(module.router, prefix=API_PREFIX)
     app.include_router(ws.router)
 

@@ -21,6 +21,12 @@ import httpx
 from app.fairness import commitment, seed_from_secret
 from app.games import REGISTRY
 from app.games.base import Engine, RulesError
+from app.tables.outcomes import (
+    DEFAULT_ON_RESIGN,
+    cancelled_result,
+    early_result,
+    with_resignations,
+)
 from app.tables.replay import ACTION, final_state
 
 
@@ -89,14 +95,44 @@ def verify(
     passed.append(f"replaying {len(replay['actions'])} actions reaches the recorded final state")
     result = engine.result(state)
     recorded = replay.get("result")
+    if recorded is not None and result is None and (made := _made_result(replay, recorded)):
+        # Ended before the rules ended it (cancelled, or every other seat resigned): the
+        # result is the table's, and it says so; the log checks above still hold.
+        passed.append(made)
+        return passed
+    resigned = list(recorded.get("resigned") or ()) if recorded is not None else []
     if (
         result is None
         or recorded is None
-        or _canonical(result.model_dump(mode="json")) != _canonical(recorded)
+        or _canonical(
+            with_resignations(result.model_dump(mode="json"), resigned, _on_resign(table))
+        )
+        != _canonical(recorded)
     ):
         raise VerificationFailed("the recorded result is not the engine's result")
-    passed.append("the result and ranking are the engine's")
+    passed.append(
+        "the result and ranking are the engine's"
+        + (f", with seats {resigned} resigned ({_on_resign(table)})" if resigned else "")
+    )
     return passed
+
+
+def _on_resign(table: dict[str, Any]) -> str:
+    return str(table.get("on_resign") or DEFAULT_ON_RESIGN)
+
+
+def _made_result(replay: dict[str, Any], recorded: dict[str, Any]) -> str | None:
+    """The check of a result the table made (app.tables.outcomes), or None if it is not one."""
+    if recorded.get("cancelled"):
+        if _canonical(recorded) != _canonical(cancelled_result()):
+            raise VerificationFailed("the cancelled game's result names a ranking")
+        return "the game was cancelled by its players before its end: no result to check"
+    if recorded.get("ended_early"):
+        expected = early_result(replay["seat_count"], list(recorded.get("resigned") or ()))
+        if _canonical(recorded) != _canonical(expected):
+            raise VerificationFailed("the early end's ranking does not follow the resignations")
+        return "the game ended early when the other seats resigned; the ranking follows them"
+    return None
 
 
 def _load(source: str) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
@@ -75,6 +75,11 @@ class TableCreate(BaseModel):
     time_control: TimeControl | None = Field(
         default=None, description="turn clocks and what happens to an absent player's seat"
     )
+    on_resign: Literal["last", "bot"] = Field(
+        default="last",
+        description="a player who resigns is ranked last (a bot plays out their moves), or "
+        "a bot finishes their seat and keeps the place it reaches",
+    )
 
 
 class JoinRequest(BaseModel):
@@ -136,6 +141,15 @@ class SeatPublic(BaseModel):
         default=False, description="a bot plays for the seated player, who may take it back"
     )
     takeover_votes: int = Field(default=0, description="votes to hand this seat to a bot")
+    resigned: bool = Field(
+        default=False, description="the player resigned: a bot plays the seat for good"
+    )
+
+
+class CancelVote(BaseModel):
+    proposed_by: PlayerPublic = Field(description="the owner, who proposed to cancel")
+    agreed: list[int] = Field(description="seats whose players agreed")
+    waiting: list[int] = Field(description="seats whose players have not answered yet")
 
 
 class TablePublic(BaseModel):
@@ -161,11 +175,24 @@ class TablePublic(BaseModel):
         default=None,
         description="sha256 commitment to the seed; the seed is revealed by /replay after the end",
     )
+    on_resign: Literal["last", "bot"] = Field(
+        default="last", description="what a resignation means at this table"
+    )
+    cancel_vote: CancelVote | None = Field(
+        default=None, description="the owner's proposal to cancel the running game, if any"
+    )
+    next_table: str | None = Field(
+        default=None, description='the table "Play again" made from this finished one'
+    )
 
 
 class MyTable(TablePublic):
     my_seat: int | None
     my_turn: bool
+
+
+class CancelVoteRequest(BaseModel):
+    agree: bool = Field(description="true: cancel the game; false: turn the proposal down")
 
 
 class JoinOut(BaseModel):

@@ -68,6 +68,15 @@ class GameTable(Base):
     # clocks: per seat, seconds left in the bank and since when the seat has been due.
     time_control: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     clocks: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # What a resignation means at this table (app.tables.outcomes): "last" (the seat is ranked
+    # last, a bot plays out its moves) or "bot" (a bot finishes the seat and keeps its place).
+    on_resign: Mapped[str] = mapped_column(String(8), server_default="last")
+    # The owner's proposal to cancel the running game: {"by", "at", "yes": [player ids]}.
+    cancel_vote: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The table "Play again" made from this finished one (cleared if that table is deleted).
+    next_table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("game_tables.id", ondelete="SET NULL"), nullable=True
+    )
 
     owner: Mapped[Player] = relationship(lazy="joined")
     seats: Mapped[list[Seat]] = relationship(
@@ -99,6 +108,8 @@ class Seat(Base):
     # Votes to hand this seat to a bot: [{"voter": player id, "at": epoch seconds}]; a vote
     # cast before the player was last seen no longer counts.
     takeover_votes: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    # When the seat's player resigned (a bot plays the seat from then on, for good).
+    resigned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     table: Mapped[GameTable] = relationship(back_populates="seats")
     player: Mapped[Player | None] = relationship(lazy="joined")

@@ -4,7 +4,8 @@ and the player page: finished games, results, stats.
 A finished table is rated once (the `rated` flag is set in the same transaction
 as the rating updates); tables finished while the process was down are rated
 at start-up. Only human seats are rated, and only when two or more humans
-played; a game ended by the host is not rated.
+played; a game ended by the host or cancelled by its players is not rated. A player who
+resigned is rated at the place the result gives the seat (app.tables.outcomes).
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ class Ratings:
             }
             # A seat a bot took over still counts as its player's game.
             humans = [s for s in row.seats if s.player_id]
-            if row.result.get("ended_by_admin") or len(humans) < 2 or not places:
+            unfinished = row.result.get("ended_by_admin") or row.result.get("cancelled")
+            if unfinished or len(humans) < 2 or not places:
                 return False
             current = {
                 r.player_id: r
@@ -149,7 +151,7 @@ class Ratings:
             place = (result.get("places") or {}).get(str(seat))
             score = (result.get("scores") or {}).get(str(seat))
             per_game = stats.setdefault(table.game, {"played": 0, "won": 0})
-            if not result.get("ended_by_admin"):
+            if not result.get("ended_by_admin") and not result.get("cancelled"):
                 per_game["played"] += 1
                 per_game["won"] += int(place == 1)
             shown = not table.private or (
@@ -166,6 +168,8 @@ class Ratings:
                         "score": score,
                         "players": len(table.seats),
                         "ended_by_admin": bool(result.get("ended_by_admin")),
+                        "cancelled": bool(result.get("cancelled")),
+                        "resigned": seat in (result.get("resigned") or ()),
                     }
                 )
         return {

@@ -21,9 +21,20 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
-from sqlalchemy import Table, bindparam, case, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Table,
+    and_,
+    bindparam,
+    case,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from app import errors
@@ -49,6 +60,7 @@ from app.realtime.broker import Broker, TableUpdate
 from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
+from app.tables.outcomes import DEFAULT_ON_RESIGN, platform_text, with_resignations
 from app.tables.replay import (
     ACTION,
     SETUP,
@@ -112,11 +124,17 @@ class SeatInfo:
     webhook_url: str | None = None
     takeover_votes: tuple[str, ...] = ()
     last_seen_at: datetime | None = None
+    resigned_at: datetime | None = None
+
+    @property
+    def resigned(self) -> bool:
+        """The player resigned: a bot plays the seat for good (app.tables.outcomes)."""
+        return self.resigned_at is not None
 
     @property
     def taken_over(self) -> bool:
         """A bot plays for a player who is still seated (and may take the seat back)."""
-        return self.player_id is not None and self.bot_level is not None
+        return self.player_id is not None and self.bot_level is not None and not self.resigned
 
 
 @dataclass(slots=True)
@@ -142,6 +160,9 @@ class Snapshot:
     seed_secret: str = ""
     time_control: TimeControl = field(default_factory=TimeControl)
     clocks: dict[str, Any] | None = None
+    on_resign: str = DEFAULT_ON_RESIGN
+    cancel_vote: dict[str, Any] | None = None
+    next_table: str | None = None
     # The state before the last action, kept for a quick undo: (its version, state).
     previous: tuple[int, BaseModel] | None = None
     # Per-version caches: each seat's view and legal actions.
@@ -236,6 +257,47 @@ def _shown(snap: Snapshot, events: list[dict[str, Any]], seat: int | None) -> li
     if snap.state is None or not events:
         return events
     return redact_log(snap.engine, snap.state, events, seat)
+
+
+def can_still_move() -> ColumnElement[bool]:
+    """The tables that count against their owner's cap: open ones, and running ones at
+    which a person still plays a seat (seated, not resigned, no bot playing for them). A
+    finished table (cancelled ones too) never counts, nor a game left to bots alone: they
+    finish it by themselves."""
+    person = (
+        select(Seat.table_id)
+        .where(
+            Seat.table_id == GameTable.id,
+            Seat.player_id.is_not(None),
+            Seat.bot_level.is_(None),
+            Seat.resigned_at.is_(None),
+        )
+        .exists()
+    )
+    return or_(GameTable.status == OPEN, and_(GameTable.status == PLAYING, person))
+
+
+def is_cancel_voter(seat: Seat | SeatInfo) -> bool:
+    """Who must agree to cancel a running game: every player seated and playing their own
+    seat. A player who resigned has left the game; one whose seat a bot plays (away past
+    the grace) votes after taking it back."""
+    return seat.player_id is not None and seat.bot_level is None and seat.resigned_at is None
+
+
+def public_cancel_vote(snap: Snapshot) -> dict[str, Any] | None:
+    """The cancel vote under way, as the table object shows it (seats, not player ids)."""
+    vote = snap.cancel_vote
+    if snap.status != PLAYING or not isinstance(vote, dict):
+        return None
+    yes = set(vote.get("yes") or ())
+    by = vote.get("by")
+    name = next((s.player_name for s in snap.seats if s.player_id == by), snap.owner_name)
+    voters = [s for s in snap.seats if is_cancel_voter(s)]
+    return {
+        "proposed_by": {"id": by, "name": name},
+        "agreed": [s.seat for s in voters if s.player_id in yes],
+        "waiting": [s.seat for s in voters if s.player_id not in yes],
+    }
 
 
 class TableService:
@@ -378,6 +440,7 @@ class TableService:
                     s.player.webhook_url if s.player else None,
                     _vote_ids(s.takeover_votes, s.last_seen_at),
                     s.last_seen_at,
+                    s.resigned_at,
                 )
                 for s in row.seats
             ],
@@ -389,6 +452,9 @@ class TableService:
             seed_secret=row.seed_secret,
             time_control=time_control_of(row.time_control),
             clocks=row.clocks,
+            on_resign=row.on_resign,
+            cancel_vote=row.cancel_vote,
+            next_table=row.next_table_id,
             previous=cached.previous if cached is not None and state is cached.state else None,
             recent=recent,
         )
@@ -480,6 +546,7 @@ class TableService:
                     "connected": s.bot_level is not None or (s.player_id in online),
                     "taken_over": s.taken_over,
                     "takeover_votes": len(s.takeover_votes),
+                    "resigned": s.resigned,
                 }
                 for s in snap.seats
             ],
@@ -493,6 +560,9 @@ class TableService:
                 else None
             ),
             "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
+            "on_resign": snap.on_resign,
+            "cancel_vote": public_cancel_vote(snap),
+            "next_table": snap.next_table,
         }
         if snap.private and viewer_id is not None and snap.seat_of(viewer_id) is not None:
             public["invite_code"] = snap.invite_code
@@ -516,7 +586,8 @@ class TableService:
             legal: list[dict[str, Any]] = []
             if snap.state is not None:
                 view = engine.view(snap.state, seat).model_dump(mode="json")
-                if seat is not None and seat in to_act:
+                # A resigned seat sends nothing more (its bot plays it).
+                if seat is not None and seat in to_act and not snap.seats[seat].resigned:
                     legal = [
                         a.model_dump(mode="json") for a in engine.legal_actions(snap.state, seat)
                     ]
@@ -555,6 +626,9 @@ class TableService:
         describe the result, the result as it is."""
         if result is None or lang is None:
             return result
+        made = platform_text(result, lang)
+        if made is not None:
+            return {**result, "tiebreak_text": made}
         try:
             text = describe_result(engine, result, lang)
         except Exception:
@@ -585,6 +659,7 @@ class TableService:
         seats: int | None,
         private: bool = False,
         time_control: TimeControl | None = None,
+        on_resign: str = DEFAULT_ON_RESIGN,
     ) -> Snapshot:
         engine = self.engine(game)
         info = engine.info
@@ -608,6 +683,7 @@ class TableService:
             private=private,
             time_control=(time_control or TimeControl()).model_dump(),
             invite_code=secrets.token_urlsafe(9) if private else "",
+            on_resign=on_resign,
             owner_id=owner.id,
             created_at=utcnow(),
             updated_at=utcnow(),
@@ -638,13 +714,15 @@ class TableService:
             await session.execute(
                 select(func.count())
                 .select_from(GameTable)
-                .where(GameTable.owner_id == owner.id, GameTable.status.in_((OPEN, PLAYING)))
+                .where(GameTable.owner_id == owner.id, can_still_move())
             )
         ).scalar_one()
         if count >= cap:
             raise errors.TooManyTables(
-                f"you already own {count} open or running tables (the limit is {cap}); finish or leave some first"
-            )
+                f"you already own {count} tables that can still move (the limit is {cap}); "
+                "finish, cancel or delete some first",
+                count=count, limit=cap,
+            )  # fmt: skip
 
     @staticmethod
     def _parse_options(engine: Engine, options: dict[str, Any], seat_count: int) -> BaseModel:
@@ -704,11 +782,13 @@ class TableService:
             status=row.status, version=row.version, seat_count=row.seat_count, seed=row.seed,
             owner_id=row.owner_id, owner_name=row.owner.name,
             seats=[SeatInfo(s.seat, s.player_id, s.player.name if s.player else None, s.bot_level,
-                            None, _vote_ids(s.takeover_votes, s.last_seen_at), s.last_seen_at)
+                            None, _vote_ids(s.takeover_votes, s.last_seen_at), s.last_seen_at,
+                            s.resigned_at)
                    for s in row.seats],
             state=None, result=row.result, created_at=row.created_at,
             private=row.private, invite_code=row.invite_code, seed_secret=row.seed_secret,
             time_control=time_control_of(row.time_control), clocks=row.clocks,
+            on_resign=row.on_resign, cancel_vote=row.cancel_vote, next_table=row.next_table_id,
         )  # fmt: skip
 
     async def _lock_row(self, session: AsyncSession, table_id: str) -> GameTable:
@@ -927,6 +1007,8 @@ class TableService:
             raise errors.NotFound(f"no table '{snap.id}'")  # not confirmed to outsiders
         if seat is None:
             raise errors.NotSeated("you hold no seat at this table; spectators cannot act")
+        if snap.seats[seat].resigned:
+            raise errors.Resigned("you resigned from this game; a bot plays your seat")
         if snap.seats[seat].taken_over:
             raise errors.SeatTakenOver(
                 "a bot is playing your seat; take it back first (POST /tables/{id}/take-back)"
@@ -1129,6 +1211,7 @@ class TableService:
         }
         if result is not None:
             values.update(status=FINISHED, result=result.model_dump(mode="json"), finished_at=now)
+            values["cancel_vote"] = None
         tc = snap.time_control
         if restored_clocks is not None:
             values["clocks"] = restored_clocks
@@ -1149,18 +1232,32 @@ class TableService:
         try:
             # Core statements on one connection: the hot path skips the ORM unit of work.
             async with self._writer, self.db.begin() as conn:
+                if result is not None:
+                    # The game's end: resignations (committed by any instance) rank the seats.
+                    values["result"] = await self._resigned_result(conn, snap.id, values["result"])
+                # Still playing: a cancel or an early end (no new version) stops every action.
                 done = await conn.execute(
                     update(_TABLES)
-                    .where(_TABLES.c.id == snap.id, _TABLES.c.version == snap.version)
+                    .where(
+                        _TABLES.c.id == snap.id,
+                        _TABLES.c.version == snap.version,
+                        _TABLES.c.status == PLAYING,
+                    )
                     .values(**values)
                 )
                 if done.rowcount != 1:
-                    current = (
-                        await conn.execute(select(GameTable.version).where(GameTable.id == snap.id))
-                    ).scalar_one_or_none()
+                    current, now_status = (
+                        await conn.execute(
+                            select(GameTable.version, GameTable.status).where(
+                                GameTable.id == snap.id
+                            )
+                        )
+                    ).one_or_none() or (None, None)
                     if current is None:
                         # Deleted meanwhile (by another instance: this one's cache still had it).
                         raise errors.NotFound(f"no table '{snap.id}'")
+                    if now_status != PLAYING:
+                        raise errors.NotPlaying(f"the table is {now_status}, not playing")
                     raise errors.StaleVersion(
                         "another action was applied first", current_version=current
                     )
@@ -1182,7 +1279,7 @@ class TableService:
             raise errors.StaleVersion(
                 "another action was applied first", current_version=latest.version
             ) from None
-        except (errors.StaleVersion, errors.NotFound):
+        except (errors.StaleVersion, errors.NotFound, errors.NotPlaying):
             self.invalidate(snap.id)
             raise
         recent = snap.recent
@@ -1196,11 +1293,30 @@ class TableService:
             state=new_state,
             result=values.get("result"),
             clocks=values.get("clocks", snap.clocks),
+            cancel_vote=None if result is not None else snap.cancel_vote,
             previous=(snap.version, snap.state) if snap.state is not None else None,
             recent=recent,
             pictures={},
             patches={},
         )
+
+    @staticmethod
+    async def _resigned_result(
+        conn: AsyncConnection, table_id: str, result: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The engine's final result with the table's resignations applied (outcomes.py)."""
+        seats = cast(Table, Seat.__table__)
+        resigned = (
+            await conn.execute(
+                select(seats.c.seat)
+                .where(seats.c.table_id == table_id, seats.c.resigned_at.is_not(None))
+                .order_by(seats.c.resigned_at, seats.c.seat)
+            )
+        ).scalars()
+        mode = (
+            await conn.execute(select(_TABLES.c.on_resign).where(_TABLES.c.id == table_id))
+        ).scalar_one_or_none()
+        return with_resignations(result, list(resigned), mode or DEFAULT_ON_RESIGN)
 
     async def _state_before_last(self, snap: Snapshot) -> BaseModel:
         """The state before the table's last version (kept from the last commit, or re-played)."""
@@ -1616,14 +1732,19 @@ class TableService:
         voter_seat = snap.seat_of(voter.id)
         if voter_seat is None:
             raise errors.NotSeated("only players seated at this table may vote")
+        if snap.seats[voter_seat].resigned:
+            raise errors.Resigned("you resigned from this game; you no longer vote")
         target = snap.seats[seat]
         if voter_seat == seat:
             raise errors.NoTakeover("you cannot vote on your own seat")
-        if target.player_id is None or target.taken_over:
+        if target.player_id is None or target.taken_over or target.resigned:
             raise errors.NoTakeover(f"seat {seat} is already played by a bot")
         if tc.abandon == "off":
             raise errors.NoTakeover("this table does not hand seats to bots")
-        voters = {s.player_id for s in snap.seats if s.player_id and s.seat != seat}
+        # Players who resigned have left the game: they neither vote nor count.
+        voters = {
+            s.player_id for s in snap.seats if s.player_id and s.seat != seat and not s.resigned
+        }
         async with self._lock(table_id), self.sessionmaker() as session, session.begin():
             row, since = await self._seat_for_takeover(session, snap, seat)
             votes = [v for v in _votes(row.takeover_votes, since) if v["voter"] in voters]
@@ -1675,6 +1796,8 @@ class TableService:
             seat = snap.seat_of(player.id)
             if seat is None:
                 raise errors.NotSeated("you hold no seat at this table")
+            if snap.seats[seat].resigned:
+                raise errors.Resigned("you resigned from this game; the seat stays with its bot")
             if not snap.seats[seat].taken_over:
                 raise errors.NoTakeover("no bot is playing your seat")
             async with self.sessionmaker() as session, session.begin():
@@ -1843,7 +1966,8 @@ class TableService:
                     f"{BOT_MOVE}{snap.version}:{seat}",
                 )  # fmt: skip
                 failures = 0
-            except (errors.StaleVersion, errors.NotYourTurnError):
+            except (errors.StaleVersion, errors.NotYourTurnError, errors.NotPlaying):
+                # Moved on, or ended meanwhile (cancelled, ended early): look again.
                 await asyncio.sleep(0)
             except asyncio.CancelledError:
                 raise

@@ -31,8 +31,9 @@ async def create_table(
 ) -> dict[str, Any]:
     """Create a table; the creator takes seat 0."""
     snap = await service.create_table(
-        player, body.game, body.options, body.seats, body.private, body.time_control
-    )
+        player, body.game, body.options, body.seats, body.private, body.time_control,
+        body.on_resign,
+    )  # fmt: skip
     return service.table_public(snap, player.id)
 
 

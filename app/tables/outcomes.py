@@ -1,0 +1,116 @@
+"""Results the table makes itself, when a game ends other than by its rules alone
+(issue 18.3): resignations, an early end when every other seat has resigned, a game
+cancelled by agreement. Pure functions over the result's JSON (API.md ``result``), shared
+by the table service, the ratings and ``python -m app.verify``.
+
+- ``on_resign: "last"`` (the default): a resigned seat is ranked after every seat still in
+  the game, whatever its score; among resigned seats the one who held on longer ranks
+  better. A bot still plays out the seat's moves (no engine can drop a seat mid-game), so
+  the game goes on for the others while two or more seats remain in it and at least one
+  of them is a person's; otherwise it ends at once (``early_result``).
+- ``on_resign: "bot"``: a bot finishes the seat and the seat keeps the place it reaches.
+
+Either way the result lists the resigned seats (``resigned``, in the order they resigned)
+and ``places`` is what ratings read, so a rating always follows the result shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+OnResign = Literal["last", "bot"]
+RESIGN_MODES: tuple[str, ...] = ("last", "bot")
+DEFAULT_ON_RESIGN: OnResign = "last"
+
+# The lines people read for the results the table makes (the engine explains only its own).
+TEXTS: dict[str, dict[str, str]] = {
+    "cancelled": {
+        "en": "The players agreed to cancel the game: no winner, and it is not rated.",
+        "es": "Los jugadores acordaron cancelar la partida: no hay ganador y no puntúa.",
+    },
+    "ended_early": {
+        "en": "The game ended early: every other player resigned.",
+        "es": "La partida terminó antes: los demás jugadores abandonaron.",
+    },
+}
+
+
+def _place_of(result: dict[str, Any], seat: int, index: int) -> int:
+    places = result.get("places") or {}
+    place = places.get(str(seat), places.get(seat))
+    return int(place) if isinstance(place, int) else index + 1
+
+
+def with_resignations(result: dict[str, Any], resigned: Sequence[int], mode: str) -> dict[str, Any]:
+    """The engine's result with the resigned seats (in the order they resigned) applied:
+    with "last" they move to the end of the ranking, the latest to resign first; the
+    seats still in keep the engine's order and ties. Scores, tie-break and details stay
+    the engine's. Without resignations, the result as it is."""
+    if not resigned:
+        return result
+    out = {**result, "resigned": list(resigned)}
+    if mode != "last":
+        return out
+    out_seats = set(resigned)
+    ranking = [int(s) for s in result.get("ranking") or []]
+    original = {seat: _place_of(result, seat, index) for index, seat in enumerate(ranking)}
+    staying = [s for s in ranking if s not in out_seats]
+    places: dict[str, int] = {}
+    for seat in staying:
+        places[str(seat)] = 1 + sum(1 for other in staying if original[other] < original[seat])
+    tail = list(reversed(resigned))
+    for index, seat in enumerate(tail):
+        places[str(seat)] = len(staying) + 1 + index
+    out["ranking"] = staying + tail
+    out["places"] = places
+    return out
+
+
+def game_goes_on(in_play: Sequence[int], humans_in_play: Sequence[int]) -> bool:
+    """With "last": does the game go on after a resignation? While two or more seats are
+    still in it and at least one of them is a person's (a game left to bots alone would
+    only keep the people waiting for a result that is already decided for them)."""
+    return len(in_play) >= 2 and len(humans_in_play) >= 1
+
+
+def early_result(seat_count: int, resigned: Sequence[int]) -> dict[str, Any]:
+    """The result of a game that ended because (with "last") too few seats remained: the
+    seats still in share first place, then the resigned ones, latest first. No scores: the
+    game did not reach its scoring."""
+    out_seats = set(resigned)
+    staying = [s for s in range(seat_count) if s not in out_seats]
+    tail = list(reversed(resigned))
+    places = {str(s): 1 for s in staying}
+    for index, seat in enumerate(tail):
+        places[str(seat)] = len(staying) + 1 + index
+    return {
+        "scores": {},
+        "ranking": staying + tail,
+        "places": places,
+        "tiebreak": "the game ended early: every other seat resigned",
+        "details": {},
+        "resigned": list(resigned),
+        "ended_early": True,
+    }
+
+
+def cancelled_result() -> dict[str, Any]:
+    """A game its players agreed to cancel: no ranking, no winner, not rated."""
+    return {
+        "scores": {},
+        "ranking": [],
+        "places": {},
+        "tiebreak": "the players agreed to cancel the game",
+        "details": {},
+        "cancelled": True,
+    }
+
+
+def platform_text(result: dict[str, Any], lang: str) -> str | None:
+    """The line for people of a result the table made (cancelled, ended early); None for
+    an engine's result (the engine explains its own ties)."""
+    for key in ("cancelled", "ended_early"):
+        if result.get(key):
+            return TEXTS[key]["es" if lang == "es" else "en"]
+    return None

@@ -130,13 +130,14 @@ export async function listTables(status, maxPages = 5) {
 /** One table; with `lang`, a finished table's result also explains its ties (`tiebreak_text`). */
 export const getTable = (id, lang = null) =>
   api("GET", `/tables/${encodeURIComponent(id)}${lang ? `?lang=${encodeURIComponent(lang)}` : ""}`);
-export const createTable = (game, seats, options, isPrivate = false, timeControl = undefined) =>
+export const createTable = (game, seats, options, isPrivate = false, timeControl = undefined, onResign = undefined) =>
   api("POST", "/tables", {
     game,
     seats,
     options,
     private: isPrivate,
     ...(timeControl ? { time_control: timeControl } : {}),
+    ...(onResign ? { on_resign: onResign } : {}),
   });
 export const joinTable = (id, invite) =>
   api("POST", `/tables/${encodeURIComponent(id)}/join`, invite ? { invite } : undefined);

@@ -6,6 +6,7 @@ import { identity, checkIdentity, listGames, listTables, tableUrl, myTables, get
 import { h, fill, toast, copyText } from "./dom.js";
 import { initI18n, t, hasKey, onLangChange } from "./i18n.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
+import { resignField, statusKey, deleteButton } from "./endings.js";
 
 const POLL_MS = 4000;
 const STATUSES = ["open", "playing", "finished"];
@@ -368,6 +369,7 @@ function renderCreate() {
   drawGame();
   const privateBox = h("input", { type: "checkbox", id: "create-private", name: "private" });
   const timeControl = timeControlFields();
+  const onResign = resignField();
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "create-submit" }, t("create.submit"));
   const form = h(
     "form",
@@ -383,6 +385,7 @@ function renderCreate() {
             reader(),
             privateBox.checked,
             timeControl.read(),
+            onResign.read(),
           );
           location.href = `/tables/${encodeURIComponent(table.id)}`;
         } catch (err) {
@@ -394,6 +397,7 @@ function renderCreate() {
     h("div", { class: "field" }, h("label", { for: "create-game" }, t("create.game")), gameSelect, gameRules),
     dynamic,
     timeControl.node,
+    onResign.node,
     h(
       "div",
       { class: "field field-check" },
@@ -532,6 +536,7 @@ function tableCard(table) {
             : t("lobby.look"),
     ),
   );
+  if (table.status === "open" && isOwner) actions.push(deleteButton(table, () => refreshTables()));
   if (table.status !== "finished" && (!table.private || table.invite_code)) {
     actions.push(
       h(
@@ -557,7 +562,7 @@ function tableCard(table) {
       "header",
       null,
       h("strong", { class: "table-game" }, gameTitle(game)),
-      h("span", { class: ["badge", `badge-${table.status}`] }, t(`status.${table.status}`)),
+      h("span", { class: ["badge", `badge-${table.status}`, table.result?.cancelled ? "badge-cancelled" : ""] }, t(statusKey(table))),
       table.private ? h("span", { class: "badge badge-private", title: t("create.private_hint") }, t("table.private")) : null,
       h("code", { class: "table-id", title: table.id }, `#${table.id.slice(0, 6)}`),
     ),
@@ -700,7 +705,7 @@ function myTableRow(table) {
     table.status === "finished" ? `/replays/${encodeURIComponent(table.id)}` : `/tables/${encodeURIComponent(table.id)}`;
   const badge = table.my_turn
     ? h("span", { class: "badge badge-turn", "data-testid": "your-turn" }, t("mytables.your_turn"))
-    : h("span", { class: ["badge", `badge-${table.status}`] }, t(`status.${table.status}`));
+    : h("span", { class: ["badge", `badge-${table.status}`, table.result?.cancelled ? "badge-cancelled" : ""] }, t(statusKey(table)));
   return h(
     "li",
     { class: ["my-table", table.my_turn ? "my-turn" : "", `status-${table.status}`], "data-table-id": table.id },

@@ -97,8 +97,10 @@ function renderRatings() {
 
 function placeText(g) {
   if (g.ended_by_admin) return t("player.ended_by_admin");
+  if (g.cancelled) return t("ending.cancelled");
   if (g.place === null || g.place === undefined) return "—";
-  return t("player.place_of", { place: g.place, n: g.players });
+  const place = t("player.place_of", { place: g.place, n: g.players });
+  return g.resigned ? `${place} · ${t("ending.resigned_seat")}` : place;
 }
 
 function renderHistory() {

@@ -9,6 +9,7 @@ import { h, fill, toast } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.js";
 import { mountHeader, showError, errorText, seatName, gameTitle } from "./common.js";
 import * as generic from "./games/_generic.js";
+import { resignedTag, resultNote } from "./endings.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const query = new URLSearchParams(location.search);
@@ -218,6 +219,7 @@ function renderSeats() {
             s.player
               ? h("a", { href: `/players/${encodeURIComponent(s.player.id)}` }, seatName(table, s.seat))
               : seatName(table, s.seat),
+            resignedTag(result, s.seat),
           ),
           places[s.seat] !== undefined || places[String(s.seat)] !== undefined
             ? h(
@@ -231,6 +233,7 @@ function renderSeats() {
         ),
       ),
     ),
+    resultNote(result),
   );
 }
 

@@ -11,6 +11,7 @@ import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.j
 import { TableSocket } from "./ws.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
 import { initHints } from "./hints.js";
+import { mountEndings } from "./endings.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -48,6 +49,8 @@ const nameFormFor = stickyNameForm((created) => {
   render();
 });
 const board = document.getElementById("board");
+// Resign, cancel by agreement, delete, "Play again" (issue 18.3).
+const endings = mountEndings({ tableId, state, mySeat, isOwner, status, render });
 
 // ------------------------------------------------------------------ helpers
 
@@ -289,7 +292,9 @@ function onFrame(frame) {
   else if (frame.type === "table") {
     if (frame.table) {
       const code = state.table?.invite_code;
+      const before = state.table;
       state.table = code && !frame.table.invite_code ? { ...frame.table, invite_code: code } : frame.table;
+      endings.onTable(before, state.table);
       render();
     } else if (frame.deleted) {
       showFatal(t("table.deleted"));
@@ -374,9 +379,9 @@ function renderBanner() {
     const result = p?.result || {};
     const places = result.places || {};
     const firsts = (result.ranking || []).filter((seat) => (places[seat] ?? places[String(seat)] ?? 1) === 1);
-    text = firsts.length
+    text = endings.bannerText(result) || (firsts.length
       ? t("turn.game_over_winner", { name: firsts.map((seat) => seatName(state.table, seat)).join(", ") })
-      : t("turn.game_over");
+      : t("turn.game_over"));
   } else if (state.pending) {
     turn = "pending";
     text = t("turn.sending");
@@ -642,6 +647,7 @@ function tickClocks() {
 /** Under a seat: "bot playing for …", or the vote to hand an away player's seat to a bot. */
 function seatExtras(s, mine) {
   const table = state.table;
+  if (s.resigned) return endings.seatNote(s);
   if (s.taken_over) {
     return h(
       "span",
@@ -902,6 +908,8 @@ function renderSetup() {
       ),
     );
   }
+  const deleting = endings.deleteButton();
+  if (deleting) parts.push(deleting);
   const link = tableUrl(tableId, table.invite_code || inviteFromLink);
   if (table.private) parts.push(h("p", { class: "hint" }, t("setup.private")));
   parts.push(
@@ -959,20 +967,21 @@ function renderResult() {
       "li",
       { class: ["rank-row", `place-${place}`, seat === mine ? "mine" : ""], "data-seat": seat },
       h("span", { class: "rank-place" }, t("result.place", { n: place })),
-      h("span", { class: "rank-name" }, seatName(state.table, seat)),
-      h("span", { class: "rank-score" }, t("result.points", { n: score })),
+      h("span", { class: "rank-name" }, seatName(state.table, seat), endings.rankTag(result, seat)),
+      score === undefined ? null : h("span", { class: "rank-score" }, t("result.points", { n: score })),
     );
   });
   fill(panel, 
-    h("h2", null, t("result.title")),
+    h("h2", null, endings.bannerText(result) || t("result.title")),
     h("ol", { class: "ranking", "data-testid": "ranking" }, rows),
     tiebreakLines(result).map((line) => h("p", { class: "muted small", "data-testid": "tiebreak" }, line)),
     h(
       "div",
       { class: "actions" },
+      endings.resultAction(),
       h(
         "a",
-        { class: "btn btn-primary", href: `/replays/${encodeURIComponent(tableId)}`, "data-action": "replay" },
+        { class: "btn", href: `/replays/${encodeURIComponent(tableId)}`, "data-action": "replay" },
         t("replay.watch"),
       ),
       h("a", { class: "btn", href: "/" }, t("result.back")),
@@ -1305,6 +1314,7 @@ function render() {
   renderSeats();
   renderSetup();
   renderResult();
+  endings.render();
   renderFair();
   renderChatCompose();
   renderConn();

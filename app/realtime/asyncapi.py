@@ -39,8 +39,9 @@ class StateFrame(StateOut):
 
 
 class TableFrame(BaseModel):
-    """The table object (seats, presence, status) on connect and whenever it changes;
-    `table: null` with `deleted` once the table is deleted."""
+    """The table object (seats, presence, status) on connect and whenever it changes: a
+    seat resigns, a cancel vote moves, the game is cancelled, "Play again" makes the
+    next table (`next_table`); `table: null` with `deleted` once the table is deleted."""
 
     type: Literal["table"]
     table: TablePublic | None

@@ -33,6 +33,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game ended early: every other player resigned.",
         "es": "La partida terminó antes: los demás jugadores abandonaron.",
     },
+    "last": {
+        "en": "Seat {number} resigned and is ranked last.",
+        "es": "El asiento {number} abandonó y queda último.",
+    },
+    "bot": {
+        "en": "Seat {number} resigned; a bot finished the seat.",
+        "es": "El asiento {number} abandonó; un bot terminó su partida.",
+    },
 }
 
 
@@ -49,7 +57,7 @@ def with_resignations(result: dict[str, Any], resigned: Sequence[int], mode: str
     the engine's. Without resignations, the result as it is."""
     if not resigned:
         return result
-    out = {**result, "resigned": list(resigned)}
+    out = {**result, "resigned": list(resigned), "on_resign": mode}
     if mode != "last":
         return out
     out_seats = set(resigned)
@@ -91,6 +99,7 @@ def early_result(seat_count: int, resigned: Sequence[int]) -> dict[str, Any]:
         "tiebreak": "the game ended early: every other seat resigned",
         "details": {},
         "resigned": list(resigned),
+        "on_resign": "last",
         "ended_early": True,
     }
 
@@ -105,6 +114,16 @@ def cancelled_result() -> dict[str, Any]:
         "details": {},
         "cancelled": True,
     }
+
+
+def resign_lines(result: dict[str, Any], lang: str) -> list[str]:
+    """For people, after the engine's explanation of the ties: who resigned, and what it
+    meant for their place (seats numbered from 1, as the log lines number them)."""
+    mode = result.get("on_resign")
+    if mode not in RESIGN_MODES or result.get("ended_early"):
+        return []
+    line = TEXTS[mode]["es" if lang == "es" else "en"]
+    return [line.format(number=int(seat) + 1) for seat in result.get("resigned") or ()]
 
 
 def platform_text(result: dict[str, Any], lang: str) -> str | None:

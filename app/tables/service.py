@@ -60,7 +60,12 @@ from app.realtime.broker import Broker, TableUpdate
 from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
-from app.tables.outcomes import DEFAULT_ON_RESIGN, platform_text, with_resignations
+from app.tables.outcomes import (
+    DEFAULT_ON_RESIGN,
+    platform_text,
+    resign_lines,
+    with_resignations,
+)
 from app.tables.replay import (
     ACTION,
     SETUP,
@@ -635,6 +640,7 @@ class TableService:
             # A result stored by an older engine version may not parse any more.
             log.warning("result not describable", extra={"game": engine.info.id})
             return result
+        text = "\n".join(line for line in (text, *resign_lines(result, lang)) if line)
         return {**result, "tiebreak_text": text}
 
     def describe(self, engine: Engine, event: dict[str, Any], lang: Locale) -> str:

@@ -172,7 +172,9 @@ def test_with_three_the_game_goes_on_and_the_resigned_seat_ranks_last(
     assert result["resigned"] == [1]
     assert result["ranking"][-1] == 1 and result["places"]["1"] == 3
     assert sorted(result["places"][str(s)] for s in (0, 2)) in ([1, 2], [1, 1])
-    assert "ended_early" not in result
+    assert "ended_early" not in result and result["on_resign"] == "last"
+    text = ana.get(f"{API}/tables/{tid}?lang=en").json()["result"]["tiebreak_text"]
+    assert text.splitlines()[-1] == "Seat 2 resigned and is ranked last."
     assert any("resigned (last)" in line for line in _verified(ana, tid))
 
 
@@ -188,6 +190,8 @@ def test_on_resign_bot_lets_the_bot_finish_the_seat_at_its_own_place(http: httpx
     engine_view = ana.state(tid)["view"]
     loser = engine_view["loser"]
     assert result["places"][str(loser)] == 2 and result["places"][str(1 - loser)] == 1
+    text = ben.get(f"{API}/tables/{tid}/state?lang=es").json()["result"]["tiebreak_text"]
+    assert text.splitlines()[-1] == "El asiento 1 abandonó; un bot terminó su partida."
     assert any("resigned (bot)" in line for line in _verified(ana, tid))
 
 

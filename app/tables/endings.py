@@ -14,6 +14,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -120,7 +121,7 @@ class Endings:
             row.cancel_vote = {**vote, "yes": yes}
             self._decide_cancel(row)
 
-        return await self._vote_change(table_id, player, change, "cancel proposed")
+        return await self._vote_change(table_id, change, "cancel proposed")
 
     async def vote_cancel(self, table_id: str, player: Player, agree: bool) -> Snapshot:
         """A seated player answers the owner's proposal: every yes ends the game as
@@ -148,10 +149,12 @@ class Endings:
             self._decide_cancel(row)
 
         return await self._vote_change(
-            table_id, player, change, "cancel agreed" if agree else "cancel refused"
+            table_id, change, "cancel agreed" if agree else "cancel refused"
         )
 
-    async def _vote_change(self, table_id: str, player: Player, change: Any, what: str) -> Snapshot:
+    async def _vote_change(
+        self, table_id: str, change: Callable[[GameTable], None], what: str
+    ) -> Snapshot:
         service = self.service
         async with service.table_lock(table_id):
             async with service.sessionmaker() as session, session.begin():

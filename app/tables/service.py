@@ -1310,7 +1310,16 @@ class TableService:
     async def _resigned_result(
         conn: AsyncConnection, table_id: str, result: dict[str, Any]
     ) -> dict[str, Any]:
-        """The engine's final result with the table's resignations applied (outcomes.py)."""
+        """The engine's final result with the table's resignations applied (outcomes.py).
+        The table's row is held first (PostgreSQL), as a resignation holds it: one that
+        commits meanwhile is read here, not lost."""
+        mode = (
+            await conn.execute(
+                select(_TABLES.c.on_resign)
+                .where(_TABLES.c.id == table_id)
+                .with_for_update(key_share=True)
+            )
+        ).scalar_one_or_none()
         seats = cast(Table, Seat.__table__)
         resigned = (
             await conn.execute(
@@ -1319,9 +1328,6 @@ class TableService:
                 .order_by(seats.c.resigned_at, seats.c.seat)
             )
         ).scalars()
-        mode = (
-            await conn.execute(select(_TABLES.c.on_resign).where(_TABLES.c.id == table_id))
-        ).scalar_one_or_none()
         return with_resignations(result, list(resigned), mode or DEFAULT_ON_RESIGN)
 
     async def _state_before_last(self, snap: Snapshot) -> BaseModel:

@@ -68,13 +68,9 @@ def _column(index: int) -> str:
 
 def cell_name(c: tuple[int, int]) -> str:
     """The name the board prints on its edges for a cell: column letter, then row number
-    (rows count upwards, as y does): ``cell_name((0, 0)) == "h8"``. Static/js/games/
-    ginkgopolis.js names cells the same way."""
+    (rows count upwards, as y does): ``cell_name((0, 0)) == "h8"``. The board
+    (static/js/games/ginkgopolis.js) names cells the same way."""
     return f"{_column(c[0] + CELL_ORIGIN)}{c[1] + CELL_ORIGIN}"
-
-
-def _cell(c: tuple[int, int]) -> str:
-    return cell_name(c)
 
 
 #: A character card by what it is (colour and trigger, rules §4.4): the cards carry no name
@@ -139,7 +135,7 @@ def _gain_reason(
     reason: str, loc: Locale, building: str | None = None, cell: tuple[int, int] | None = None
 ) -> str:
     """Translate the ``reason`` of ItemsGained: a fixed word, ``bonus <card>`` or a card id."""
-    where = f" {building} {_t(loc, 'at', 'en')} {_cell(cell)}" if building and cell else ""
+    where = f" {building} {_t(loc, 'at', 'en')} {cell_name(cell)}" if building and cell else ""
     if reason == "neighbour" and where:
         return _t(loc, f"neighbouring building{where}", f"edificio vecino{where}")
     if reason in _GAIN_REASON[loc]:
@@ -289,7 +285,9 @@ def _describe_action(a: BaseModel, loc: Locale) -> str | None:
     if isinstance(a, A.Take):
         return _t(loc, f"take {_ITEM['en'][a.item]}", f"tomar {_ITEM['es'][a.item]}")
     if isinstance(a, A.MoveToken):
-        return _t(loc, f"move the token to {_cell(a.cell)}", f"mover la ficha a {_cell(a.cell)}")
+        return _t(
+            loc, f"move the token to {cell_name(a.cell)}", f"mover la ficha a {cell_name(a.cell)}"
+        )
     if isinstance(a, A.Contribute):
         return _t(
             loc,
@@ -469,9 +467,9 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         lines = [
             _t(
                 loc,
-                f"{who} urbanizes site {e.letter} at {_cell(e.cell)} with tile {e.tile} "
+                f"{who} urbanizes site {e.letter} at {cell_name(e.cell)} with tile {e.tile} "
                 "and puts 1 resource on it (a construction site).",
-                f"{who} urbaniza el solar {e.letter} en {_cell(e.cell)} con la loseta {e.tile} "
+                f"{who} urbaniza el solar {e.letter} en {cell_name(e.cell)} con la loseta {e.tile} "
                 "y pone 1 recurso encima (en obras).",
             )
         ]
@@ -485,8 +483,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
             lines.append(
                 _t(
                     loc,
-                    f"  · neighbour {nb.top} at {_cell(nb.cell)}, height {nb.height}: {gain}",
-                    f"  · vecino {nb.top} en {_cell(nb.cell)}, altura {nb.height}: {gain}",
+                    f"  · neighbour {nb.top} at {cell_name(nb.cell)}, height {nb.height}: {gain}",
+                    f"  · vecino {nb.top} en {cell_name(nb.cell)}, altura {nb.height}: {gain}",
                 )
             )
         return "\n".join(lines)
@@ -496,8 +494,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         assert isinstance(e, E.TokenMoved)
         return _t(
             loc,
-            f"Token {e.letter} moves to {_cell(e.cell)}.",
-            f"La ficha {e.letter} pasa a {_cell(e.cell)}.",
+            f"Token {e.letter} moves to {cell_name(e.cell)}.",
+            f"La ficha {e.letter} pasa a {cell_name(e.cell)}.",
         )
 
     @reg(E.BuiltUp)
@@ -508,8 +506,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         lines = [
             _t(
                 loc,
-                f"{who} builds up: tile {e.tile} on {e.card} at {_cell(e.cell)}, now height {e.height}.",
-                f"{who} construye en altura: loseta {e.tile} sobre {e.card} en {_cell(e.cell)}, "
+                f"{who} builds up: tile {e.tile} on {e.card} at {cell_name(e.cell)}, now height {e.height}.",
+                f"{who} construye en altura: loseta {e.tile} sobre {e.card} en {cell_name(e.cell)}, "
                 f"ahora altura {e.height}.",
             )
         ]

@@ -1351,7 +1351,6 @@ async function main() {
     // No table by that id (422: not even an id): say so rather than load forever.
     if (err.status === 404 || err.status === 422) showFatal("table.not_found");
     else showGone({ text: errorText(err), hint: null, links: [{ key: "gone.retry", href: location.href }] });
-    socket?.close();
     return;
   }
   const [games] = await Promise.all([

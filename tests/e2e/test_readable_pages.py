@@ -52,15 +52,19 @@ _SCAN = """() => {
 def _play(http: httpx.Client, player: dict[str, str], table_id: str, until: Any) -> None:
     """Make the player's first legal move (bots answer at once) until ``until(state)``."""
     auth = {"Authorization": f"Bearer {player['token']}"}
-    for _ in range(400):
-        state = http.get(f"/tables/{table_id}/state", headers=auth).json()
+    state = http.get(f"/tables/{table_id}/state", headers=auth).json()
+    for _ in range(800):
         if until(state):
             return
+        answer = None
         if state["legal_actions"]:
             body = {"version": state["version"], "action": state["legal_actions"][0]}
             answer = http.post(f"/tables/{table_id}/actions", json=body, headers=auth)
             if answer.status_code != 409:  # 409: a bot moved in between; look again
                 answer.raise_for_status()
+        # The answer to a move is the mover's new picture; otherwise look again.
+        ok = answer is not None and answer.status_code == 200
+        state = answer.json() if ok else http.get(f"/tables/{table_id}/state", headers=auth).json()
     raise AssertionError(f"{table_id}: the game did not get there")
 
 

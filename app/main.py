@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
-from app import errors
+from app import errors, pages
 from app.api.routes import admin as admin_routes
 from app.api.routes import endings, play, players, tables
 from app.api.routes import games as games_routes
@@ -130,15 +130,20 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(jsonable_encoder(body), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         message = str(exc.detail) if exc.detail else code.replace("_", " ")
+        headers = dict(getattr(exc, "headers", None) or {})
         if exc.status_code == 404:
             message = "no such resource"
+            if not request.url.path.startswith("/api/"):
+                # Outside the API the answer depends on what the client asks for.
+                headers["Vary"] = "Accept, Accept-Language"
+                if pages.wants_html(request) and pages.STATIC_DIR.is_dir():
+                    page = pages.not_found_page(pages.page_lang(request))
+                    return HTMLResponse(page, status_code=404, headers=headers)
         return JSONResponse(
-            errors.envelope(code, message),
-            status_code=exc.status_code,
-            headers=getattr(exc, "headers", None),
+            errors.envelope(code, message), status_code=exc.status_code, headers=headers or None
         )
 
     async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:

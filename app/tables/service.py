@@ -643,6 +643,15 @@ class TableService:
         text = "\n".join(line for line in (text, *resign_lines(result, lang)) if line)
         return {**result, "tiebreak_text": text}
 
+    def describe_action(self, engine: Engine, action: dict[str, Any], lang: Locale) -> str:
+        """The game's readable line for a logged action (its type, if it no longer parses)."""
+        try:
+            return engine.describe(action_adapter(engine).validate_python(action), lang)
+        except Exception:
+            # An action stored by an older engine version may not parse any more.
+            log.warning("action not describable", extra={"type": action.get("type")})
+            return str(action.get("type", ""))
+
     def describe(self, engine: Engine, event: dict[str, Any], lang: Locale) -> str:
         kind = event.get("type")
         if kind in PLATFORM_EVENTS:
@@ -1507,11 +1516,14 @@ class TableService:
         count: int,
         player: Player | None = None,
         invite: str | None = None,
+        lang: Locale | None = None,
     ) -> bytes:
         """Step-by-step replay after the end: for versions start..start+count-1, what the chosen
         perspective saw — the full state ("full"), a spectator's view ("spectator") or a seat's view
         ("0", "1", …) — with the action and the events visible from there. Rendered as JSON:
-        each perspective's steps are rendered once (paced) and kept; a window is a slice."""
+        each perspective's steps are rendered once (paced) and kept; a window is a slice.
+        With ``lang``, each event carries its readable line (``text``, as in the log) and each
+        action step the game's line for its action (``action_text``)."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished("the replay is shown only after the game has ended")
@@ -1525,8 +1537,8 @@ class TableService:
             seat = int(perspective)
         # "01" and "1" are one perspective, and one cache entry.
         steps = await self.replays.rendered(
-            ("steps", snap.id, snap.version, "full" if perspective == "full" else seat),
-            lambda pacer: self._render_steps(snap, perspective, seat, pacer),
+            ("steps", snap.id, snap.version, "full" if perspective == "full" else seat, lang),
+            lambda pacer: self._render_steps(snap, perspective, seat, pacer, lang),
         )
         first = max(start, 1) - 1
         window = steps[first : first + count]
@@ -1534,7 +1546,12 @@ class TableService:
         return b"".join((head, b',"steps":[', b",".join(window), b"]}"))
 
     async def _render_steps(
-        self, snap: Snapshot, perspective: str, seat: int | None, pacer: Pacer
+        self,
+        snap: Snapshot,
+        perspective: str,
+        seat: int | None,
+        pacer: Pacer,
+        lang: Locale | None = None,
     ) -> list[bytes]:
         """Every version's step from one perspective, each rendered on its own (in order)."""
         engine = snap.engine
@@ -1562,19 +1579,18 @@ class TableService:
                     for e in events
                     if _event_for(e, seat)
                 ]
-            steps.append(
-                dumps(
-                    {
-                        "version": version,
-                        "actor": None if record is None else record.seat,
-                        "action": None if record is None or record.kind == SETUP else record.action,
-                        "kind": None if record is None else record.kind,
-                        "events": events,
-                        "state" if perspective == "full" else "view": picture,
-                        "to_act": sorted(engine.to_act(state)),
-                    }
-                )
-            )
+            step: dict[str, Any] = {
+                "version": version,
+                "actor": None if record is None else record.seat,
+                "action": None if record is None or record.kind == SETUP else record.action,
+                "kind": None if record is None else record.kind,
+                "events": self.with_text(snap, events, lang),
+                "state" if perspective == "full" else "view": picture,
+                "to_act": sorted(engine.to_act(state)),
+            }
+            if lang is not None and record is not None and record.kind == ACTION:
+                step["action_text"] = self.describe_action(engine, record.action, lang)
+            steps.append(dumps(step))
             await pacer.tick()
         return steps
 

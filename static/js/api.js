@@ -162,10 +162,10 @@ export const getChat = (id, since = 0) =>
   api("GET", `/tables/${encodeURIComponent(id)}/chat?since=${since}`);
 export const postChat = (id, text) => api("POST", `/tables/${encodeURIComponent(id)}/chat`, { text });
 export const getReplay = (id) => api("GET", `/tables/${encodeURIComponent(id)}/replay`);
-export const getReplaySteps = (id, perspective, start = 1, count = 500) =>
+export const getReplaySteps = (id, perspective, start = 1, count = 500, lang = null) =>
   api(
     "GET",
-    `/tables/${encodeURIComponent(id)}/replay/steps?perspective=${encodeURIComponent(perspective)}&start=${start}&count=${count}`,
+    `/tables/${encodeURIComponent(id)}/replay/steps?perspective=${encodeURIComponent(perspective)}&start=${start}&count=${count}${lang ? `&lang=${encodeURIComponent(lang)}` : ""}`,
   );
 export const getMe = () => api("GET", "/me");
 export const setWebhook = (url) => api("PATCH", "/me", { webhook_url: url });

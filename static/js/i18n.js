@@ -64,15 +64,92 @@ export async function initI18n() {
   applyI18n(document);
 }
 
-/** Translate a key; `{name}` placeholders are filled from params. Unknown keys show as is. */
+/** Translate a key; `{name}` placeholders are filled from params, and ICU-like plurals
+ *  `{n, plural, one {# card} other {# cards}}` pick their form by Intl.PluralRules of the
+ *  page's language (`=0 {…}` matches a number exactly; `#` is the number). Unknown keys show
+ *  as is. */
 export function t(key, params) {
-  let text = Object.prototype.hasOwnProperty.call(dict, key) ? dict[key] : key;
-  if (params) {
-    text = text.replace(/\{(\w+)\}/g, (whole, name) =>
-      params[name] === undefined || params[name] === null ? whole : String(params[name]),
-    );
+  const text = Object.prototype.hasOwnProperty.call(dict, key) ? dict[key] : key;
+  return params ? formatMessage(text, params, lang) : text;
+}
+
+const pluralRules = new Map();
+
+function pluralCategory(code, n) {
+  if (!pluralRules.has(code)) pluralRules.set(code, new Intl.PluralRules(code));
+  return pluralRules.get(code).select(n);
+}
+
+/** The index just past the brace that closes the one at `open` (nested braces counted). */
+function closingBrace(text, open) {
+  let depth = 0;
+  for (let i = open; i < text.length; i += 1) {
+    if (text[i] === "{") depth += 1;
+    else if (text[i] === "}") {
+      depth -= 1;
+      if (depth === 0) return i + 1;
+    }
   }
-  return text;
+  return -1;
+}
+
+/** `one {…} other {…}` → {one: "…", other: "…"} (null when it does not parse). */
+function pluralBranches(body) {
+  const branches = {};
+  let i = 0;
+  while (i < body.length) {
+    const head = /^\s*(=\d+|zero|one|two|few|many|other)\s*\{/.exec(body.slice(i));
+    if (!head) return body.slice(i).trim() ? null : branches;
+    const open = i + head[0].length - 1;
+    const end = closingBrace(body, open);
+    if (end < 0) return null;
+    branches[head[1]] = body.slice(open + 1, end - 1);
+    i = end;
+  }
+  return branches;
+}
+
+/** `#` outside nested braces is the plural's number (a nested plural keeps its own). */
+function hashToNumber(branch, n) {
+  let depth = 0;
+  let out = "";
+  for (const ch of branch) {
+    if (ch === "{") depth += 1;
+    else if (ch === "}") depth -= 1;
+    out += ch === "#" && depth === 0 ? String(n) : ch;
+  }
+  return out;
+}
+
+/** Fill a message's placeholders and plurals (see t); exported for the tests. */
+export function formatMessage(text, params, code = lang) {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const open = text.indexOf("{", i);
+    if (open < 0) break;
+    const end = closingBrace(text, open);
+    if (end < 0) break;
+    out += text.slice(i, open);
+    const inner = text.slice(open + 1, end - 1);
+    const simple = /^(\w+)$/.exec(inner);
+    const plural = /^\s*(\w+)\s*,\s*plural\s*,([\s\S]*)$/.exec(inner);
+    const whole = text.slice(open, end);
+    if (simple) {
+      const value = params[simple[1]];
+      out += value === undefined || value === null ? whole : String(value);
+    } else if (plural) {
+      const n = Number(params[plural[1]]);
+      const branches = pluralBranches(plural[2]);
+      const branch =
+        branches && Number.isFinite(n) ? (branches[`=${n}`] ?? branches[pluralCategory(code, n)] ?? branches.other) : undefined;
+      out += branch === undefined ? whole : formatMessage(hashToNumber(branch, n), params, code);
+    } else {
+      out += whole;
+    }
+    i = end;
+  }
+  return out + text.slice(i);
 }
 
 export function hasKey(key) {

@@ -5,6 +5,7 @@ import { checkIdentity, identity, getPlayer, getLeaderboard, listGames } from ".
 import { h, fill, toast } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange } from "./i18n.js";
 import { mountHeader, errorText, gameTitle } from "./common.js";
+import { showGone } from "./gone.js";
 
 const playerId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 
@@ -215,15 +216,6 @@ function render() {
   document.body.dataset.status = "ready";
 }
 
-function showFatal(message) {
-  document.body.dataset.status = "gone";
-  fill(
-    document.getElementById("player-head"),
-    h("h1", null, message),
-    h("p", null, h("a", { class: "btn", href: "/" }, t("result.back"))),
-  );
-  for (const id of ["ratings", "leaderboard", "history"]) document.getElementById(id).hidden = true;
-}
 
 async function main() {
   await initI18n();
@@ -234,7 +226,7 @@ async function main() {
   try {
     [state.player, games] = await Promise.all([getPlayer(playerId), listGames().catch(() => [])]);
   } catch (err) {
-    showFatal(err.status === 404 ? t("player.not_found") : errorText(err));
+    showGone(err.status === 404 || err.status === 422 ? { key: "player.not_found" } : { text: errorText(err), hint: null });
     return;
   }
   state.games = games;

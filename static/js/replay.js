@@ -7,6 +7,7 @@
 import { checkIdentity, identity, getTable, getReplaySteps, getReplay, listGames } from "./api.js";
 import { h, fill, toast } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.js";
+import { showGone, isGone } from "./gone.js";
 import { mountHeader, showError, errorText, seatName, gameTitle } from "./common.js";
 import * as generic from "./games/_generic.js";
 import { resignedTag, resultNote } from "./endings.js";
@@ -21,7 +22,7 @@ const state = {
   game: null,
   renderer: null,
   perspective: query.get("perspective") || null,
-  steps: {}, // perspective -> [step] (index = version - 1)
+  steps: {}, // "perspective lang" -> [step] (index = version - 1); the steps' lines are in lang
   final: 0,
   index: 0, // the step shown (version - 1)
   playing: null, // the autoplay timer
@@ -44,24 +45,33 @@ async function loadRenderer(game) {
   }
 }
 
-/** Every step of the game from one perspective (pages of PAGE versions). */
+const stepsKey = (perspective, lang = currentLang()) => `${perspective} ${lang}`;
+
+/** Every step of the game from one perspective (pages of PAGE versions), with the server's
+ *  readable lines in the page's language (the same lines as the table page's log). */
 async function loadSteps(perspective) {
-  if (state.steps[perspective]) return state.steps[perspective];
+  const lang = currentLang();
+  const key = stepsKey(perspective, lang);
+  if (state.steps[key]) return state.steps[key];
   const steps = [];
   let start = 1;
   for (;;) {
-    const page = await getReplaySteps(tableId, perspective, start, PAGE);
+    const page = await getReplaySteps(tableId, perspective, start, PAGE, lang);
     steps.push(...page.steps);
     state.final = page.version;
     if (!page.steps.length || start + PAGE > page.version) break;
     start += PAGE;
   }
-  state.steps[perspective] = steps;
+  state.steps[key] = steps;
   return steps;
 }
 
 function steps() {
-  return state.steps[state.perspective] || [];
+  const own = state.steps[stepsKey(state.perspective)];
+  if (own) return own;
+  // While the steps in a new language load, the ones at hand (the boards are the same).
+  const other = Object.keys(state.steps).find((key) => key.startsWith(`${state.perspective} `));
+  return other ? state.steps[other] : [];
 }
 
 function currentStep() {
@@ -120,6 +130,7 @@ function drawBoard() {
   fill(board, full ? h("p", { class: "replay-full-note" }, t("replay.full_note")) : null, root);
 }
 
+/** An event's line, as the table page's log gives it: the game's own, else the server's. */
 function describe(event) {
   // Events the table itself records (no game knows them).
   if (event.type === "action_undone" || event.type === "clock_timeout") {
@@ -137,6 +148,7 @@ function describe(event) {
     text = undefined;
   }
   if (text === null) return null;
+  if ((text === undefined || text === "" || state.renderer === generic) && event.text) return event.text;
   if (text === undefined || text === "") text = generic.describeEvent(event, ctx);
   return text;
 }
@@ -145,7 +157,9 @@ function actionLine(step) {
   if (!step.action) return t("replay.initial");
   const who = typeof step.actor === "number" ? seatName(state.table, step.actor) : "?";
   if (step.kind === "undo") return t("log.action_undone", { name: who });
-  return t("replay.action", { name: who, action: generic.actionText(step.action) });
+  // The game's own line for the action (asked for in the page's language).
+  const action = step.action_text || generic.actionText(step.action);
+  return t("replay.action", { name: who, action });
 }
 
 function renderStepPanel() {
@@ -366,6 +380,7 @@ function renderTitle() {
 }
 
 function render() {
+  if (isGone()) return;
   renderTitle();
   renderControls();
   drawBoard();
@@ -443,23 +458,10 @@ function onKey(event) {
 
 // ------------------------------------------------------------------ start
 
+/** The replay cannot be shown: a message (a key, or an error's text) in place of the page. */
 function showFatal(message) {
-  document.body.dataset.status = "gone";
-  fill(document.getElementById("replay-controls"));
-  fill(
-    board,
-    h(
-      "div",
-      { class: "board-empty" },
-      h("p", { class: "board-empty-title", "data-testid": "replay-unavailable" }, message),
-      h(
-        "div",
-        { class: "actions" },
-        state.table ? h("a", { class: "btn", href: `/tables/${encodeURIComponent(tableId)}` }, t("replay.back_to_table")) : null,
-        h("a", { class: "btn", href: "/" }, t("result.back")),
-      ),
-    ),
-  );
+  const links = state.table ? [{ key: "replay.back_to_table", href: `/tables/${encodeURIComponent(tableId)}` }] : [];
+  showGone({ ...message, links });
 }
 
 async function main() {
@@ -471,11 +473,11 @@ async function main() {
     // In the page's language: the result's tie-break text (the board may show it) follows it.
     state.table = await getTable(tableId, currentLang());
   } catch (err) {
-    showFatal(err.status === 404 ? t("table.not_found") : errorText(err));
+    showFatal(err.status === 404 || err.status === 422 ? { key: "table.not_found" } : { text: errorText(err), hint: null });
     return;
   }
   if (state.table.status !== "finished") {
-    showFatal(t("replay.not_finished"));
+    showFatal({ key: "replay.not_finished", hint: null });
     return;
   }
   const me = identity();
@@ -509,6 +511,10 @@ async function main() {
         state.table = table;
         render();
       })
+      .catch(() => {});
+    // The server's lines come in one language: this perspective's steps again, in the new one.
+    loadSteps(state.perspective)
+      .then(() => render())
       .catch(() => {});
   });
   window.partida = { state }; // for debugging and the browser tests

@@ -8,6 +8,7 @@ import { identity, checkIdentity, getTable, getLog, listGames, tableUrl, getChat
 import { postUndo, voteTakeover, takeBack } from "./api.js";
 import { h, fill, toast, copyText } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.js";
+import { showGone, isGone } from "./gone.js";
 import { TableSocket } from "./ws.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
 import { initHints } from "./hints.js";
@@ -58,9 +59,11 @@ function me() {
   return identity();
 }
 
-/** My seat: from the picture when there is one, else from the table's seats. */
+/** My seat: from the picture when there is one, else from the table's seats. Before the
+ *  start only the table says who sits where (a picture from before leaving is stale). */
 function mySeat() {
-  if (state.picture && state.picture.seat !== null && state.picture.seat !== undefined) {
+  const open = (state.table?.status || state.picture?.status) === "open";
+  if (!open && state.picture && state.picture.seat !== null && state.picture.seat !== undefined) {
     return state.picture.seat;
   }
   const player = me();
@@ -297,7 +300,7 @@ function onFrame(frame) {
       endings.onTable(before, state.table);
       render();
     } else if (frame.deleted) {
-      showFatal(t("table.deleted"));
+      showFatal("table.deleted", null);
     }
   } else if (frame.type === "error") onError(frame);
   else if (frame.type === "chat" && frame.message) addChat([frame.message]);
@@ -317,7 +320,7 @@ function onStatus(status, detail) {
     toast(t("conn.unauthorized"), "error");
     connect();
   } else if (status === "not_found") {
-    showFatal(t("table.not_found"));
+    showFatal("table.not_found");
   }
   renderConn(detail);
 }
@@ -1301,6 +1304,7 @@ function renderUndo(banner) {
 }
 
 function render() {
+  if (isGone()) return; // the table is not there: nothing of it to draw
   renderTitle();
   renderBanner();
   const banner = document.getElementById("turn-banner");
@@ -1321,12 +1325,9 @@ function render() {
   maybeNotify();
 }
 
-function showFatal(message) {
+function showFatal(key, hint = "gone.hint") {
   socket?.close();
-  document.body.dataset.status = "gone";
-  board.replaceChildren(
-    h("div", { class: "board-empty" }, h("p", { class: "board-empty-title" }, message), h("a", { class: "btn", href: "/" }, t("result.back"))),
-  );
+  showGone({ key, hint });
 }
 
 // ------------------------------------------------------------------ start
@@ -1357,11 +1358,10 @@ async function main() {
   try {
     state.table = await getTable(tableId);
   } catch (err) {
-    if (err.status === 404) {
-      showFatal(t("table.not_found"));
-      return;
-    }
-    showError(err);
+    // No table by that id (422: not even an id): say so rather than load forever.
+    if (err.status === 404 || err.status === 422) showFatal("table.not_found");
+    else showGone({ text: errorText(err), hint: null, links: [{ key: "gone.retry", href: location.href }] });
+    return;
   }
   const [games] = await Promise.all([
     listGames().catch(() => []),

@@ -53,6 +53,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "ginkgopolis.phase.{}": _PHASES,
     "ginkgopolis.step.{}": _PHASES,
     "ginkgopolis.trigger.{}": _TRIGGERS,
+    "ginkgopolis.char.{}": tuple(f"{c}.{t}" for c in _COLOURS for t in _TRIGGERS),
     "ginkgopolis.item.{}": ("resource", "sp", "tile"),
     "ginkgopolis.take.{}": ("resource", "tile"),
     "ginkgopolis.hint.take_{}": ("resource", "tile"),

@@ -107,9 +107,14 @@ async def get_replay_steps(
     start: int = Query(default=1, ge=1, le=MAX_QUERY_INT, description="first version"),
     count: int = Query(default=100, ge=1, le=500, description="how many versions"),
     invite: Invite = None,
+    lang: Literal["es", "en"] | None = Query(
+        default=None,
+        description="add each event's readable line (text) and each action's (action_text) "
+        "in this language",
+    ),
 ) -> Response:
     """After the end: the game version by version, from one perspective (for the replay viewer)."""
-    body = await service.replay_steps(table_id, perspective, start, count, player, invite)
+    body = await service.replay_steps(table_id, perspective, start, count, player, invite, lang)
     return Response(body, media_type="application/json")
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from app.games.base import Locale, Result
+from app.games.plural import count, form
 
 from . import actions as A
 from . import data as D
@@ -48,8 +49,53 @@ def _who(player: int, hal: bool, loc: Locale) -> str:
     return f"Player {player + 1}" if loc == "en" else f"Jugador {player + 1}"
 
 
-def _cell(c: tuple[int, int]) -> str:
-    return f"[{c[0]}, {c[1]}]"
+#: Column letter "a" and row number 1 sit this far left of and below the centre tile (0, 0):
+#: the centre is h8, the nine starting tiles g7-i9. Cities stay within about six cells of the
+#: centre, so in play every name is one letter and a small number.
+CELL_ORIGIN = 8
+
+
+def _column(index: int) -> str:
+    """Column 1 is "a", 26 "z", 27 "aa" (as a spreadsheet counts); left of "a", a minus sign."""
+    if index < 1:
+        return "-" + _column(1 - index)
+    letters = ""
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
+def cell_name(c: tuple[int, int]) -> str:
+    """The name the board prints on its edges for a cell: column letter, then row number
+    (rows count upwards, as y does): ``cell_name((0, 0)) == "h8"``. The board
+    (static/js/games/ginkgopolis.js) names cells the same way."""
+    return f"{_column(c[0] + CELL_ORIGIN)}{c[1] + CELL_ORIGIN}"
+
+
+#: A character card by what it is (colour and trigger, rules §4.4): the cards carry no name
+#: of their own, and the copies of a kind are alike.
+_ROLE = {
+    "en": {"urbanize": "Planner", "build_up": "Builder", "exploit": "Foreman"},
+    "es": {"urbanize": "Urbanista", "build_up": "Constructor", "exploit": "Capataz"},
+}
+
+
+def character_name(card: str, loc: Locale) -> str:
+    """ "Red Planner" / "Urbanista rojo" for a character card (C01-C27)."""
+    ch = D.CHARACTERS[card]
+    role = _ROLE[loc][ch.trigger]
+    colour = D.COLOUR_NAMES[loc][ch.colour]
+    return f"{colour.capitalize()} {role}" if loc == "en" else f"{role} {colour}"
+
+
+def _card(card: str, loc: Locale) -> str:
+    """A card as the log names it: characters by name, the others by their printed code."""
+    return character_name(card, loc) if card in D.CHARACTERS else card
+
+
+def _cards(cards: list[str], loc: Locale) -> str:
+    return ", ".join(_card(c, loc) for c in cards)
 
 
 def _items(loc: Locale, resources: int, sp: int, tiles: int) -> str:
@@ -89,17 +135,17 @@ def _gain_reason(
     reason: str, loc: Locale, building: str | None = None, cell: tuple[int, int] | None = None
 ) -> str:
     """Translate the ``reason`` of ItemsGained: a fixed word, ``bonus <card>`` or a card id."""
-    where = f" {building} {_t(loc, 'at', 'en')} {_cell(cell)}" if building and cell else ""
+    where = f" {building} {_t(loc, 'at', 'en')} {cell_name(cell)}" if building and cell else ""
     if reason == "neighbour" and where:
         return _t(loc, f"neighbouring building{where}", f"edificio vecino{where}")
     if reason in _GAIN_REASON[loc]:
         return _GAIN_REASON[loc][reason]
     if reason.startswith("bonus "):
-        card = reason[6:]
+        card = _card(reason[6:], loc)
         return f"bonus of {card}" if loc == "en" else f"bonificación de {card}"
     if where:
         return _t(loc, f"exploits building{where}", f"explota el edificio{where}")
-    return f"card {reason}" if loc == "en" else f"carta {reason}"
+    return f"card {_card(reason, loc)}" if loc == "en" else f"carta {_card(reason, loc)}"
 
 
 def _t(loc: Locale, en: str, es: str) -> str:
@@ -175,8 +221,9 @@ def _district_line(d: E.DistrictScore, loc: Locale) -> str:
     """One district of a final score (§12.1): size, resources, place and points."""
     if loc == "en":
         head = (
-            f"  · {_colour(d.colour, loc)} district of {d.buildings} buildings: "
-            f"{d.resources} of its {d.total} resources"
+            f"  · {_colour(d.colour, loc)} district of "
+            f"{count(d.buildings, 'building', 'buildings')}: "
+            f"{d.resources} of its {count(d.total, 'resource', 'resources')}"
         )
         if d.alone:
             return f"{head}, alone there: {d.total} + {d.resources} = {d.points} SP"
@@ -186,15 +233,16 @@ def _district_line(d: E.DistrictScore, loc: Locale) -> str:
             return f"{head}, second: own {d.resources} = {d.points} SP"
         return f"{head}, place {d.place}: 0 SP"
     head = (
-        f"  · barrio {_colour(d.colour, loc)} de {d.buildings} edificios: "
-        f"{d.resources} de sus {d.total} recursos"
+        f"  · barrio {_colour(d.colour, loc)} de "
+        f"{count(d.buildings, 'edificio', 'edificios')}: "
+        f"{d.resources} de {count(d.total, 'recurso', 'recursos')}"
     )
     if d.alone:
         return f"{head}, único presente: {d.total} + {d.resources} = {d.points} PE"
     if d.place == 1:
-        return f"{head}, mayoría: los {d.total} = {d.points} PE"
+        return f"{head}, mayoría: {form(d.total, 'el', 'los')} {d.total} = {d.points} PE"
     if d.place == 2:
-        return f"{head}, segundo: sus {d.resources} = {d.points} PE"
+        return f"{head}, segundo: {form(d.resources, 'su', 'sus')} {d.resources} = {d.points} PE"
     return f"{head}, puesto {d.place}: 0 PE"
 
 
@@ -216,7 +264,8 @@ def _card_line(c: E.CardScore, loc: Locale) -> str:
 
 def _describe_action(a: BaseModel, loc: Locale) -> str | None:
     if isinstance(a, A.DraftPick):
-        return _t(loc, f"keep character {a.character}", f"quedarse el personaje {a.character}")
+        name = character_name(a.character, loc)
+        return _t(loc, f"keep the {name}", f"quedarse el {name}")
     if isinstance(a, A.KeepHand):
         return _t(loc, "keep my hand", "conservar mi mano")
     if isinstance(a, A.NewHand):
@@ -236,7 +285,9 @@ def _describe_action(a: BaseModel, loc: Locale) -> str | None:
     if isinstance(a, A.Take):
         return _t(loc, f"take {_ITEM['en'][a.item]}", f"tomar {_ITEM['es'][a.item]}")
     if isinstance(a, A.MoveToken):
-        return _t(loc, f"move the token to {_cell(a.cell)}", f"mover la ficha a {_cell(a.cell)}")
+        return _t(
+            loc, f"move the token to {cell_name(a.cell)}", f"mover la ficha a {cell_name(a.cell)}"
+        )
     if isinstance(a, A.Contribute):
         return _t(
             loc,
@@ -251,10 +302,12 @@ def _describe_action(a: BaseModel, loc: Locale) -> str | None:
 def _d_setup(e: E.GameSetUp, loc: Locale) -> str:
     return _t(
         loc,
-        f"Game set up for {e.n_players} player(s); {_who(e.first_player, False, loc)} starts; "
+        f"Game set up for {count(e.n_players, 'player', 'players')}; "
+        f"{_who(e.first_player, False, loc)} starts; "
         f"tile supply {e.supply_count}, deck {e.deck_count}.",
-        f"Partida preparada para {e.n_players} jugador(es); empieza {_who(e.first_player, False, loc)}; "
-        f"reserva {e.supply_count} losetas, mazo {e.deck_count}.",
+        f"Partida preparada para {count(e.n_players, 'jugador', 'jugadores')}; "
+        f"empieza {_who(e.first_player, False, loc)}; "
+        f"reserva {count(e.supply_count, 'loseta', 'losetas')}, mazo {e.deck_count}.",
     )
 
 
@@ -281,7 +334,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
     @reg(E.DraftPicked)
     def _b(e: BaseModel, loc: Locale) -> str:
         assert isinstance(e, E.DraftPicked)
-        return _t(loc, f"You kept {e.character}.", f"Te quedaste {e.character}.")
+        name = character_name(e.character, loc)
+        return _t(loc, f"You kept the {name}.", f"Te quedaste el {name}.")
 
     @reg(E.ChoiceCommitted)
     def _c(e: BaseModel, loc: Locale) -> str:
@@ -306,7 +360,9 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
     @reg(E.DraftCompleted)
     def _d(e: BaseModel, loc: Locale) -> str:
         assert isinstance(e, E.DraftCompleted)
-        parts = "; ".join(f"{_who(p, False, loc)}: {', '.join(c)}" for p, c in e.characters.items())
+        parts = "; ".join(
+            f"{_who(p, False, loc)}: {_cards(c, loc)}" for p, c in e.characters.items()
+        )
         return _t(loc, f"Draft over — {parts}.", f"Draft terminado — {parts}.")
 
     @reg(E.NewHandChosen)
@@ -330,12 +386,16 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
     def _g(e: BaseModel, loc: Locale) -> str:
         assert isinstance(e, E.CardsDrawn)
         who = _who(e.player, False, loc)
-        return _t(loc, f"{who} drew {e.count} card(s).", f"{who} robó {e.count} carta(s).")
+        return _t(
+            loc,
+            f"{who} drew {count(e.count, 'card', 'cards')}.",
+            f"{who} robó {count(e.count, 'carta', 'cartas')}.",
+        )
 
     @reg(E.CardsReceived)
     def _h(e: BaseModel, loc: Locale) -> str:
         assert isinstance(e, E.CardsReceived)
-        return _t(loc, f"Your hand: {', '.join(e.cards)}.", f"Tu mano: {', '.join(e.cards)}.")
+        return _t(loc, f"Your hand: {_cards(e.cards, loc)}.", f"Tu mano: {_cards(e.cards, loc)}.")
 
     @reg(E.RoundStarted)
     def _i(e: BaseModel, loc: Locale) -> str:
@@ -392,10 +452,12 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
     @reg(E.TilesReceived)
     def _n(e: BaseModel, loc: Locale) -> str:
         assert isinstance(e, E.TilesReceived)
+        tiles = ", ".join(e.tiles)
+        n = len(e.tiles)
         return _t(
             loc,
-            f"You drew tile(s) {', '.join(e.tiles)}.",
-            f"Robaste la(s) loseta(s) {', '.join(e.tiles)}.",
+            f"You drew {form(n, 'tile', 'tiles')} {tiles}.",
+            f"Robaste {form(n, 'la loseta', 'las losetas')} {tiles}.",
         )
 
     @reg(E.BuildingUrbanized)
@@ -405,9 +467,9 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         lines = [
             _t(
                 loc,
-                f"{who} urbanizes site {e.letter} at {_cell(e.cell)} with tile {e.tile} "
+                f"{who} urbanizes site {e.letter} at {cell_name(e.cell)} with tile {e.tile} "
                 "and puts 1 resource on it (a construction site).",
-                f"{who} urbaniza el solar {e.letter} en {_cell(e.cell)} con la loseta {e.tile} "
+                f"{who} urbaniza el solar {e.letter} en {cell_name(e.cell)} con la loseta {e.tile} "
                 "y pone 1 recurso encima (en obras).",
             )
         ]
@@ -421,8 +483,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
             lines.append(
                 _t(
                     loc,
-                    f"  · neighbour {nb.top} at {_cell(nb.cell)}, height {nb.height}: {gain}",
-                    f"  · vecino {nb.top} en {_cell(nb.cell)}, altura {nb.height}: {gain}",
+                    f"  · neighbour {nb.top} at {cell_name(nb.cell)}, height {nb.height}: {gain}",
+                    f"  · vecino {nb.top} en {cell_name(nb.cell)}, altura {nb.height}: {gain}",
                 )
             )
         return "\n".join(lines)
@@ -432,8 +494,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         assert isinstance(e, E.TokenMoved)
         return _t(
             loc,
-            f"Token {e.letter} moves to {_cell(e.cell)}.",
-            f"La ficha {e.letter} pasa a {_cell(e.cell)}.",
+            f"Token {e.letter} moves to {cell_name(e.cell)}.",
+            f"La ficha {e.letter} pasa a {cell_name(e.cell)}.",
         )
 
     @reg(E.BuiltUp)
@@ -444,8 +506,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         lines = [
             _t(
                 loc,
-                f"{who} builds up: tile {e.tile} on {e.card} at {_cell(e.cell)}, now height {e.height}.",
-                f"{who} construye en altura: loseta {e.tile} sobre {e.card} en {_cell(e.cell)}, "
+                f"{who} builds up: tile {e.tile} on {e.card} at {cell_name(e.cell)}, now height {e.height}.",
+                f"{who} construye en altura: loseta {e.tile} sobre {e.card} en {cell_name(e.cell)}, "
                 f"ahora altura {e.height}.",
             )
         ]
@@ -468,9 +530,9 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
                     _t(
                         loc,
                         f"  · colour cost: {_colour(e.card[0], loc)} → {_colour(e.tile[0], loc)}, "
-                        f"{e.colour_cost} resource to the general supply",
+                        f"{count(e.colour_cost, 'resource', 'resources')} to the general supply",
                         f"  · coste por color: {_colour(e.card[0], loc)} → {_colour(e.tile[0], loc)}, "
-                        f"{e.colour_cost} recurso a la reserva general",
+                        f"{count(e.colour_cost, 'recurso', 'recursos')} a la reserva general",
                     )
                 )
             else:
@@ -484,8 +546,10 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         lines.append(
             _t(
                 loc,
-                f"  · {e.height} resources on it, one per floor; card {e.card} goes to the tableau",
-                f"  · {e.height} recursos encima, uno por planta; la carta {e.card} va a su zona",
+                f"  · {count(e.height, 'resource', 'resources')} on it, one per floor; "
+                f"card {e.card} goes to the tableau",
+                f"  · {count(e.height, 'recurso', 'recursos')} encima, uno por planta; "
+                f"la carta {e.card} va a su zona",
             )
         )
         return "\n".join(lines)
@@ -496,8 +560,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         who = _who(e.player, e.hal, loc)
         return _t(
             loc,
-            f"{who} gets {e.count} resource(s) back and {e.sp} SP.",
-            f"{who} recupera {e.count} recurso(s) y gana {e.sp} PE.",
+            f"{who} gets {count(e.count, 'resource', 'resources')} back and {e.sp} SP.",
+            f"{who} recupera {count(e.count, 'recurso', 'recursos')} y gana {e.sp} PE.",
         )
 
     @reg(E.DeckRebuilt)
@@ -506,8 +570,10 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         cards = ", ".join(e.pending_cards) or "-"
         return _t(
             loc,
-            f"Deck rebuilt (cards of pending buildings: {cards}); deck {e.deck_count}, {e.set_aside} set aside.",
-            f"Mazo rehecho (cartas de edificios en obras: {cards}); mazo {e.deck_count}, {e.set_aside} apartadas.",
+            f"Deck rebuilt (cards of pending buildings: {cards}); deck {e.deck_count}, "
+            f"{e.set_aside} set aside.",
+            f"Mazo rehecho (cartas de edificios en obras: {cards}); mazo {e.deck_count}, "
+            f"{count(e.set_aside, 'apartada', 'apartadas')}.",
         )
 
     @reg(E.TileSupplyExhausted)
@@ -569,8 +635,10 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         lines = [
             _t(
                 loc,
-                f"{who}: {e.sp} SP + {e.districts} districts + {e.cards} cards + {e.tokens} tokens = {e.total}.",
-                f"{who}: {e.sp} PE + {e.districts} barrios + {e.cards} cartas + {e.tokens} fichas = {e.total}.",
+                f"{who}: {e.sp} SP + {e.districts} from districts + {e.cards} from cards "
+                f"+ {e.tokens} from tokens = {e.total} SP.",
+                f"{who}: {e.sp} PE + {e.districts} por barrios + {e.cards} por cartas "
+                f"+ {e.tokens} por fichas = {e.total} PE.",
             )
         ]
         if e.district_lines or e.card_lines or e.new_hand_tokens or e.tokens:
@@ -588,8 +656,10 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
             lines.append(
                 _t(
                     loc,
-                    f"  · {n} unused New Hand token(s) × {D.NEW_HAND_VALUE} = {e.tokens} SP",
-                    f"  · {n} ficha(s) de Mano Nueva sin usar × {D.NEW_HAND_VALUE} = {e.tokens} PE",
+                    f"  · {count(n, 'unused New Hand token', 'unused New Hand tokens')} "
+                    f"× {D.NEW_HAND_VALUE} = {e.tokens} SP",
+                    f"  · {count(n, 'ficha', 'fichas')} de Mano Nueva sin usar "
+                    f"× {D.NEW_HAND_VALUE} = {e.tokens} PE",
                 )
             )
         return "\n".join(lines)
@@ -600,7 +670,12 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         if e.hal_won:
             return _t(loc, "Game over: Hal wins.", "Fin de la partida: gana Hal.")
         names = ", ".join(_who(p, False, loc) for p in e.winners)
-        return _t(loc, f"Game over: {names} win(s).", f"Fin de la partida: gana(n) {names}.")
+        n = len(e.winners)
+        return _t(
+            loc,
+            f"Game over: {names} {form(n, 'wins', 'win')}.",
+            f"Fin de la partida: {form(n, 'gana', 'ganan')} {names}.",
+        )
 
     del f
     return table

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from app.games.base import Locale, Result, by_seat
+from app.games.plural import count, form
 
 from . import actions as a
 from . import events as ev
@@ -216,16 +217,18 @@ def _describe_event(item: BaseModel, locale: Locale) -> str:
     if isinstance(item, ev.WorkerPlaced):
         who, sp = _seat(item.seat, locale), _space(item.space, locale)
         line = (
-            f"{who} colocó {item.count} trabajador(es) en {sp}"
+            f"{who} colocó {count(item.count, 'trabajador', 'trabajadores')} en {sp}"
             if es
-            else f"{who} placed {item.count} worker(s) on {sp}"
+            else f"{who} placed {count(item.count, 'worker', 'workers')} on {sp}"
         )
         if item.ousted_seat is not None:
             other = _seat(item.ousted_seat, locale)
             line += (
-                f"; {item.ousted_count} de {other} van a la cantina"
+                f"; {count(item.ousted_count, 'trabajador', 'trabajadores')} de {other} "
+                f"{form(item.ousted_count, 'va', 'van')} a la cantina"
                 if es
-                else f"; {item.ousted_count} of {other} went to the canteen"
+                else f"; {count(item.ousted_count, 'worker', 'workers')} of {other} "
+                "went to the canteen"
             )
         return line
     if isinstance(item, ev.TileBought):

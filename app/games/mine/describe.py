@@ -24,6 +24,7 @@ from app.games.mine.data import (
     LOCATION_NAMES,
     card_name,
 )
+from app.games.plural import count, form
 
 
 def _who(d: int, locale: Locale) -> str:
@@ -311,13 +312,15 @@ def _shoring(item: ev.CoalExtracted, es: bool) -> str:
     if es:
         lamp = ", ×2 con la Lámpara de seguridad," if item.safety_lamp else ""
         return (
-            f"Grisú ×{item.firedamp}: {pb} entibador(es) en la Mina{lamp} protegen de "
-            f"{protected} carta(s) de grisú"
+            f"Grisú ×{item.firedamp}: {count(pb, 'entibador', 'entibadores')} en la Mina{lamp} "
+            f"{form(pb, 'protege', 'protegen')} de "
+            f"{count(protected, 'carta', 'cartas')} de grisú"
         )
     lamp = ", ×2 with Safety Lamp," if item.safety_lamp else ""
     return (
-        f"Firedamp ×{item.firedamp}: {pb} pit builder(s) at the Mine{lamp} protect against "
-        f"{protected} firedamp card(s)"
+        f"Firedamp ×{item.firedamp}: {count(pb, 'pit builder', 'pit builders')} at the "
+        f"Mine{lamp} {form(pb, 'protects', 'protect')} against "
+        f"{count(protected, 'firedamp card', 'firedamp cards')}"
     )
 
 

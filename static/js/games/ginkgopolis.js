@@ -35,6 +35,20 @@ const isChar = (card) => /^C\d\d$/.test(card);
 const colourOf = (card) => (isChar(card) ? CHARACTERS[Number(card.slice(1)) - 1].colour : card[0]);
 const numberOf = (card) => Number(card.slice(1));
 const cellKey = (c) => `${c[0]},${c[1]}`;
+
+// Cell names, as app/games/ginkgopolis/describe.py gives them (cell_name) and as the board
+// prints them on its edges: a column letter and a row number counted upwards, the centre
+// tile (0, 0) being h8. Names never change as the city grows, so old log lines still match.
+const CELL_ORIGIN = 8;
+function columnName(index) {
+  if (index < 1) return `-${columnName(1 - index)}`;
+  let letters = "";
+  for (let i = index; i > 0; i = Math.floor((i - 1) / 26)) letters = String.fromCharCode(97 + ((i - 1) % 26)) + letters;
+  return letters;
+}
+const columnOf = (x) => columnName(x + CELL_ORIGIN);
+const rowOf = (y) => String(y + CELL_ORIGIN);
+const cellName = (c) => `${columnOf(c[0])}${rowOf(c[1])}`;
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 // Remembered between renders: the card armed in step 1 of the selection (per board: the
@@ -62,8 +76,14 @@ function tileText(ctx, tile) {
 
 function cardText(ctx, card) {
   if (isUrb(card)) return ctx.t("ginkgopolis.urb_card", { letter: card.slice(2) });
-  if (isChar(card)) return ctx.t("ginkgopolis.character", { id: card });
+  if (isChar(card)) return characterName(ctx, card);
   return ctx.t("ginkgopolis.building_card", { colour: colourF(ctx, card[0]), n: numberOf(card) });
+}
+
+/** A character by its kind ("Red Planner"): the cards have no names of their own. */
+function characterName(ctx, card) {
+  const ch = CHARACTERS[Number(card.slice(1)) - 1];
+  return ctx.t(`ginkgopolis.char.${ch.colour}.${ch.trigger}`);
 }
 
 function itemText(ctx, item, n) {
@@ -118,7 +138,7 @@ function gainsText(ctx, gains) {
 function selectHint(ctx, view, action) {
   const hint = (view.selection_hints || []).find((x) => x.card === action.card && (x.tile || null) === (action.tile || null));
   if (!hint) return cardText(ctx, action.card);
-  const where = hint.cell ? { x: hint.cell[0], y: hint.cell[1] } : { x: "?", y: "?" };
+  const where = { cell: hint.cell ? cellName(hint.cell) : "?" };
   if (hint.action === "exploit") {
     if (isUrb(action.card)) return ctx.t("ginkgopolis.hint.exploit_urb");
     return ctx.t("ginkgopolis.hint.exploit_building", { ...where, height: hint.height, gains: gainsText(ctx, hint.gains) });
@@ -180,8 +200,8 @@ function cardFace(ctx, card, extra = {}) {
       : char
         ? [
             h("span", { class: "gk-card-kind", "aria-hidden": "true" }, GLYPH[c]),
-            h("span", { class: "gk-card-char", "aria-hidden": "true" }, card),
-            h("span", { class: "gk-card-eff", "aria-hidden": "true" }, TRIGGER_GLYPH[CHARACTERS[Number(card.slice(1)) - 1].trigger]),
+            // No printed name or number: the face shows the character's trigger, large.
+            h("span", { class: "gk-card-char", "aria-hidden": "true" }, TRIGGER_GLYPH[CHARACTERS[Number(card.slice(1)) - 1].trigger]),
           ]
         : [
             h("span", { class: "gk-card-kind", "aria-hidden": "true" }, GLYPH[c]),
@@ -231,14 +251,22 @@ function cityGrid(ctx, picture, view, marks) {
   const minY = Math.min(...ys) - 1;
   const maxY = Math.max(...ys) + 1;
   const colourAt = (x, y) => buildings.get(`${x},${y}`)?.colour;
+  // The first grid row and column hold the edge labels the cell names are made of (over
+  // the columns and rows that hold something: the empty margin tracks stay collapsed).
   const rows = [];
+  for (let x = minX + 1; x < maxX; x += 1) {
+    rows.push(h("span", { class: "gk-edge gk-edge-col", style: { gridColumn: String(x - minX + 2), gridRow: "1" }, "aria-hidden": "true" }, columnOf(x)));
+  }
+  for (let y = maxY - 1; y > minY; y -= 1) {
+    rows.push(h("span", { class: "gk-edge gk-edge-row", style: { gridColumn: "1", gridRow: String(maxY - y + 2) }, "aria-hidden": "true" }, rowOf(y)));
+  }
   for (let y = maxY; y >= minY; y -= 1) {
     for (let x = minX; x <= maxX; x += 1) {
       const k = `${x},${y}`;
       const b = buildings.get(k);
       const letter = tokens.get(k);
       const move = marks.moves.get(k);
-      const style = { gridColumn: String(x - minX + 1), gridRow: String(maxY - y + 1) };
+      const style = { gridColumn: String(x - minX + 2), gridRow: String(maxY - y + 2) };
       if (b) {
         // Same-colour neighbours are drawn joined: the districts of §12.1.
         const joins = [
@@ -270,8 +298,7 @@ function buildingCell(ctx, view, b, style, joins, target, site) {
   const label = ctx.t("ginkgopolis.building_label", {
     tile: tileText(ctx, b.top),
     height: b.height,
-    x: b.cell[0],
-    y: b.cell[1],
+    cell: cellName(b.cell),
     owner: owner ? playerName(ctx, view, b.owner) : ctx.t("ginkgopolis.nobody"),
   });
   const floors = [];
@@ -317,8 +344,8 @@ function tokenCell(ctx, picture, letter, cell, style, move, marks) {
         "data-cell": k,
         "data-action": "move_token",
         disabled: marks.pending,
-        "aria-label": ctx.t("ginkgopolis.move_here", { letter: ghost, x: cell[0], y: cell[1] }),
-        title: `${ctx.t("ginkgopolis.move_here", { letter: ghost, x: cell[0], y: cell[1] })}. ${ctx.t("ginkgopolis.hint.free")}`,
+        "aria-label": ctx.t("ginkgopolis.move_here", { letter: ghost, cell: cellName(cell) }),
+        title: `${ctx.t("ginkgopolis.move_here", { letter: ghost, cell: cellName(cell) })}. ${ctx.t("ginkgopolis.hint.free")}`,
         onclick: () => marks.act(move),
       },
       h("span", { class: "gk-token ghost", "aria-hidden": "true" }, ghost),
@@ -332,8 +359,8 @@ function tokenCell(ctx, picture, letter, cell, style, move, marks) {
       "data-cell": k,
       "data-token": letter,
       role: "img",
-      "aria-label": ctx.t("ginkgopolis.token_label", { letter, x: cell[0], y: cell[1] }),
-      title: ctx.t("ginkgopolis.token_label", { letter, x: cell[0], y: cell[1] }),
+      "aria-label": ctx.t("ginkgopolis.token_label", { letter, cell: cellName(cell) }),
+      title: ctx.t("ginkgopolis.token_label", { letter, cell: cellName(cell) }),
     },
     h("span", { class: "gk-token", "aria-hidden": "true" }, letter),
   );
@@ -635,10 +662,10 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
     let target = null;
     if (card && isUrb(card)) {
       const cell = view.tokens[card.slice(2)];
-      target = ctx.t("ginkgopolis.target_site", { letter: card.slice(2), x: cell[0], y: cell[1] });
+      target = ctx.t("ginkgopolis.target_site", { letter: card.slice(2), cell: cellName(cell) });
     } else if (card) {
       const b = view.city.find((x) => x.top === card);
-      if (b) target = ctx.t("ginkgopolis.target_building", { x: b.cell[0], y: b.cell[1], height: b.height });
+      if (b) target = ctx.t("ginkgopolis.target_building", { cell: cellName(b.cell), height: b.height });
     }
     return h(
       "section",
@@ -703,11 +730,11 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
               class: "btn gk-move-btn",
               "data-action": "move_token",
               "data-cell": cellKey(a.cell),
-              title: `${ctx.t("ginkgopolis.move_here", { letter: d?.letter || "", x: a.cell[0], y: a.cell[1] })}. ${ctx.t("ginkgopolis.hint.free")}`,
+              title: `${ctx.t("ginkgopolis.move_here", { letter: d?.letter || "", cell: cellName(a.cell) })}. ${ctx.t("ginkgopolis.hint.free")}`,
               disabled: ctx.pending,
               onclick: () => ctx.act(a),
             },
-            `[${a.cell[0]}, ${a.cell[1]}]`,
+            cellName(a.cell),
           ),
         ),
       ),
@@ -1042,7 +1069,7 @@ export function describeEvent(event, ctx) {
     case "draft_completed":
       return L("draft_completed", {
         list: Object.entries(event.characters)
-          .map(([p, cs]) => `${whoOf({ player: Number(p) }, ctx)}: ${cs.join(", ")}`)
+          .map(([p, cs]) => `${whoOf({ player: Number(p) }, ctx)}: ${cs.map((c) => cardText(ctx, c)).join(", ")}`)
           .join("; "),
       });
     case "new_hand_chosen":
@@ -1066,15 +1093,14 @@ export function describeEvent(event, ctx) {
     case "tiles_received":
       return L("tiles_received", { tiles: event.tiles.map((t) => tileText(ctx, t)).join(", ") });
     case "building_urbanized":
-      return L("building_urbanized", { tile: tileText(ctx, event.tile), x: event.cell[0], y: event.cell[1], letter: event.letter });
+      return L("building_urbanized", { tile: tileText(ctx, event.tile), cell: cellName(event.cell), letter: event.letter });
     case "token_moved":
-      return L("token_moved", { letter: event.letter, x: event.cell[0], y: event.cell[1] });
+      return L("token_moved", { letter: event.letter, cell: cellName(event.cell) });
     case "built_up":
       return L(event.sp_cost || event.colour_cost ? "built_up" : "built_up_free", {
         tile: tileText(ctx, event.tile),
         card: cardText(ctx, event.card),
-        x: event.cell[0],
-        y: event.cell[1],
+        cell: cellName(event.cell),
         height: event.height,
         sp: event.sp_cost,
         res: event.colour_cost,
@@ -1112,7 +1138,7 @@ export function describeEvent(event, ctx) {
     }
     case "game_ended":
       if (solo || event.hal_won) return ctx.t(event.hal_won ? "ginkgopolis.log.hal_won" : "ginkgopolis.log.beat_hal", { name: whoOf({ player: 0 }, ctx) });
-      return ctx.t("ginkgopolis.log.game_ended", { names: event.winners.map((p) => whoOf({ player: p }, ctx)).join(", ") });
+      return ctx.t("ginkgopolis.log.game_ended", { names: event.winners.map((p) => whoOf({ player: p }, ctx)).join(", "), n: event.winners.length });
     default:
       return undefined;
   }

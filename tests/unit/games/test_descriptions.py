@@ -29,6 +29,12 @@ EXAMPLES_PER_TYPE = 40  # distinct items described per type (enough variety, bou
 
 # Leftovers of a template that was never filled: {x}, %s, %(x)s, ${x}, <x>.
 _PLACEHOLDER = re.compile(r"\{|\}|%\(?\w*\)?[sd]\b|\$\{|<[a-z_]+>")
+# A plural left to the reader ("card(s)", "gana(n)", "jugador(es)"): the lines say 1 card, 2 cards.
+_BOTH_NUMBERS = re.compile(r"\w\((s|n|es)\)")
+# What people cannot find on a board or in a hand: raw coordinates ("[1, 3]") and, in
+# Ginkgopolis, character codes ("C07") where the card has a name.
+_RAW_CELL = re.compile(r"\[-?\d+, -?\d+\]")
+_RAW_NAMES = {"ginkgopolis": re.compile(r"\bC\d\d\b")}
 
 _PARAMS = sorted(ENGINES)
 
@@ -76,6 +82,10 @@ def _check_line(game_id: str, engine: Engine, item: BaseModel) -> tuple[str, str
         assert text.strip().lower() not in names, f"{where} is only the type's name"
         assert "None" not in text, where
         assert not _PLACEHOLDER.search(text), f"{where} has an unfilled placeholder"
+        assert not _BOTH_NUMBERS.search(text), f"{where} leaves singular or plural open"
+        assert not _RAW_CELL.search(text), f"{where} names a cell by its coordinates"
+        raw = _RAW_NAMES.get(game_id)
+        assert raw is None or not raw.search(text), f"{where} names a card by its code"
         assert all(line.strip() for line in text.split("\n")), f"{where} has an empty line"
         lines.append(text)
     return lines[0], lines[1]

@@ -149,11 +149,11 @@ export function play(root, before) {
     if (entering && base) continue; // new inside something that moves: it travels with it
     const dx = from.left - rect.left;
     const dy = from.top - rect.top;
-    moved.set(el, { dx, dy });
     const localX = dx - (base ? base.dx : 0);
     const localY = dy - (base ? base.dy : 0);
     // A nudge of a few pixels (a counter got wider) is not a move: drawn in place.
     if (!entering && Math.abs(localX) < 8 && Math.abs(localY) < 8) continue;
+    moved.set(el, { dx, dy });
     const scale = svgScale(el);
     let transform = `translate(${scale ? localX / scale.x : localX}px, ${scale ? localY / scale.y : localY}px)`;
     if (entering && !scale) {
@@ -163,7 +163,6 @@ export function play(root, before) {
       transform += ` scale(${sx.toFixed(3)}, ${sy.toFixed(3)})`;
     }
     flights.push({ el, transform, entering });
-    if (window.__motionDebug) window.__motionDebug.push(`${el.dataset.flip}:${old ? (old.frame + ">" + frameOf(el, root)) : "new"}:${transform}`);
   }
   if (!flights.length) return 0;
   for (const flight of flights) {

@@ -16,8 +16,8 @@ from tests.e2e.conftest import make_player
 from tests.e2e.helpers import TURN_OR_END, my_move, seated_table, shot
 
 # Records every transform transition that starts on a keyed element (static/js/motion.js);
-# with window.__freeze set, the first one of a played card is paused halfway so the test can
-# look at it (the next step waits for it: the frame queue waits for flights to land).
+# a card landing under one of the keys in window.__freeze is paused early in its flight so the
+# test can look at it (the next step waits: the frame queue waits for flights to land).
 FLIGHTS = """
 window.__flights = [];
 document.addEventListener("transitionrun", (e) => {

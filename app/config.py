@@ -48,7 +48,10 @@ class Settings(BaseSettings):
         ),
     )
     bot_delay: float = Field(
-        default=0.6, ge=0, le=60, description="seconds a bot waits before acting"
+        default=0.6,
+        ge=0,
+        le=60,
+        description="seconds a bot waits before each action at a table of normal bot pace",
     )
     log_level: str = "INFO"
     log_json: bool = False

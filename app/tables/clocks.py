@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.tables.pace import BotPace
+
 if TYPE_CHECKING:
     from app.tables.service import TableService
 
@@ -55,6 +57,11 @@ class TimeControl(BaseModel):
     )
     grace_seconds: int = Field(
         default=120, ge=1, le=7 * 86_400, description="how long a player may be away"
+    )
+    bot_pace: BotPace = Field(
+        default="normal",
+        description="how long bots wait before each move, so people can follow them: "
+        "fast (0.3 s), normal (the server's bot delay) or slow (1.5 s)",
     )
 
 

@@ -57,7 +57,7 @@ from app.games.base import (
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableUpdate
-from app.tables import clocks, lobby
+from app.tables import clocks, lobby, pace
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
 from app.tables.outcomes import (
@@ -1979,8 +1979,8 @@ class TableService:
                 if table_id in self._bot_wakeups:
                     continue  # something changed while we were reading: read again
                 return
-            if self.settings.bot_delay:
-                await asyncio.sleep(self.settings.bot_delay)
+            # The table's pace, before every bot action: each one is a step people can see.
+            await pace.pause(pace.bot_delay(snap.time_control.bot_pace, self.settings.bot_delay))
             seat = bot_seats[0]
             engine = snap.engine
             level = snap.seats[seat].bot_level or "normal"

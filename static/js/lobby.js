@@ -255,6 +255,12 @@ function timeControlFields() {
     ["off", t("tc.abandon.off")],
   ], "vote");
   const grace = h("input", { type: "number", id: "tc-grace", name: "grace_minutes", min: 1, max: 10080, step: 1, value: 2 });
+  // How long bots wait before each move (the server's time_control.bot_pace).
+  const pace = choice("tc-pace", "bot_pace", [
+    ["fast", t("pace.fast")],
+    ["normal", t("pace.normal")],
+    ["slow", t("pace.slow")],
+  ], "normal");
   const field = (id, label, input, extra = {}) =>
     h("div", { class: "field", ...extra }, h("label", { for: id }, label), input);
   const realtimeBox = h(
@@ -289,10 +295,11 @@ function timeControlFields() {
     timeoutBox,
     field("tc-abandon", t("tc.abandon"), abandon),
     graceBox,
+    field("tc-pace", t("pace.label"), pace),
     h("small", { class: "hint" }, t("tc.hint")),
   );
   const read = () => {
-    const tc = { clock: clock.value, abandon: abandon.value };
+    const tc = { clock: clock.value, abandon: abandon.value, bot_pace: pace.value };
     if (clock.value === "realtime") {
       tc.bank_seconds = whole(bank, 10, 1, 1440) * 60;
       tc.increment_seconds = whole(increment, 10, 0, 3600);

@@ -13,6 +13,9 @@ import { TableSocket } from "./ws.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
 import { initHints } from "./hints.js";
 import { mountEndings } from "./endings.js";
+import { animated, frameQueue } from "./motion.js";
+import { lastMoves, markLastMoves } from "./lastmove.js";
+import { playSound, soundOn, setSound } from "./sound.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -263,8 +266,18 @@ function onState(frame) {
   if (frame.game && !state.renderer) {
     loadRenderer(frame.game).then(render);
   }
+  const myTurnBefore = state.myTurnBefore;
   render();
   renderLog();
+  stepSound(previous, frame, myTurnBefore);
+}
+
+/** The sound of a new step (when sounds are on): the end, my turn, or a move. */
+function stepSound(previous, frame, myTurnBefore) {
+  if (!previous || frame.version <= previous.version) return;
+  if (frame.status === "finished" && previous.status !== "finished") playSound("end");
+  else if (isMyTurn() && !myTurnBefore) playSound("turn");
+  else if (frame.status === "playing") playSound("move");
 }
 
 function onError(frame) {
@@ -290,8 +303,11 @@ function refreshTable() {
     .catch(() => {});
 }
 
+// State frames are drawn one visible step at a time (motion.js): a move lands before the next.
+const stateFrames = frameQueue((frame) => onState(frame));
+
 function onFrame(frame) {
-  if (frame.type === "state") onState(frame);
+  if (frame.type === "state") stateFrames.push(frame);
   else if (frame.type === "table") {
     if (frame.table) {
       const code = state.table?.invite_code;
@@ -488,7 +504,13 @@ function drawBoard() {
   // While a bot plays my seat, my board offers nothing (the server would refuse it).
   const shown = mySeatTakenOver() ? { ...p, legal_actions: [] } : p;
   try {
-    state.renderer.render(board, shown, context());
+    const ctx = context();
+    // Moves travel from where they were (motion.js); each seat's last move stays marked.
+    animated(board, p.version, () => {
+      state.renderer.render(board, shown, ctx);
+      const colour = state.renderer.seatColour ? (seat) => state.renderer.seatColour(seat, p.view) : undefined;
+      markLastMoves(board, lastMoves(state.log, state.renderer.lastMove, ctx), (seat) => seatName(state.table, seat), colour);
+    });
   } catch (err) {
     console.error("renderer failed", err);
     board.replaceChildren(h("p", { class: "notice" }, t("board.render_failed")));
@@ -1076,6 +1098,31 @@ function renderLog() {
   if (nearBottom) list.scrollTop = list.scrollHeight;
 }
 
+/** The sounds switch (off until switched on; remembered by the browser). */
+function renderSoundToggle() {
+  const on = soundOn();
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn-link sound-toggle",
+      role: "switch",
+      "aria-checked": on ? "true" : "false",
+      "data-action": "sound",
+      "aria-label": t("sound.label"),
+      title: t("sound.hint"),
+      onclick: () => {
+        setSound(!soundOn());
+        render();
+        document.querySelector("#turn-banner .sound-toggle")?.focus(); // the banner was redrawn
+      },
+    },
+    h("span", { "aria-hidden": "true" }, "♪ "),
+    h("span", { class: "sound-label", "aria-hidden": "true" }, t("sound.label")),
+    h("span", { class: "sound-state", "aria-hidden": "true" }, on ? t("sound.on") : t("sound.off")),
+  );
+}
+
 function renderNotifyToggle() {
   if (!("Notification" in window)) return null;
   const on = localStorage.getItem("partida.notify") === "1" && Notification.permission === "granted";
@@ -1314,6 +1361,7 @@ function render() {
     const toggle = renderNotifyToggle();
     if (toggle) banner.append(toggle);
   }
+  banner.append(renderSoundToggle());
   renderBoard();
   renderSeats();
   renderSetup();

@@ -175,6 +175,7 @@ def test_a_real_time_clock_counts_down_and_a_bot_moves_when_it_runs_out(
         "on_timeout": "bot_move",
         "abandon": "vote",
         "grace_seconds": 120,
+        "bot_pace": "normal",
     }
     page.click("#setup [data-action=add-bot]")
     page.click("#setup [data-action=start]")

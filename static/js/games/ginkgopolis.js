@@ -157,6 +157,11 @@ function selectHint(ctx, view, action) {
 
 // ------------------------------------------------------------------ small pieces
 
+/** Motion keys (static/js/motion.js): the piece's identity and where a new one comes from. */
+function flip(key, from) {
+  return { "data-flip": key, "data-flip-from": from };
+}
+
 /** A tile (or building card) face: colour, symbol and number. */
 function tileFace(ctx, tile, extra = {}) {
   const c = tile[0];
@@ -218,7 +223,7 @@ function cardFace(ctx, card, extra = {}) {
 function cardBack(ctx, extra = {}) {
   return h(
     "div",
-    { class: ["gk-card", "back", extra.class], role: "img", "aria-label": extra.label || ctx.t("ginkgopolis.card_back"), title: extra.label || ctx.t("ginkgopolis.card_back") },
+    { class: ["gk-card", "back", extra.class], role: "img", "aria-label": extra.label || ctx.t("ginkgopolis.card_back"), title: extra.label || ctx.t("ginkgopolis.card_back"), ...(extra.attrs || {}) },
     h("span", { class: "gk-back-leaf", "aria-hidden": "true" }, "❦"),
     extra.tile ? h("span", { class: "gk-tile-back", "aria-hidden": "true" }) : null,
   );
@@ -309,6 +314,8 @@ function buildingCell(ctx, view, b, style, joins, target, site) {
       class: ["gk-cell", "gk-building", `c-${b.colour}`, `h-${Math.min(b.height, 5)}`, joins, target ? "target" : "", site ? "site" : "", b.pending ? "pending" : ""],
       style,
       "data-cell": cellKey(b.cell),
+      // A new building, or a new top floor, comes from the tile that was played.
+      ...flip(`gk-cell-${cellKey(b.cell)}`, `gk-tile-${b.top}`),
       "data-top": b.top,
       "data-height": b.height,
       "data-owner": b.owner === null ? "" : b.owner,
@@ -319,7 +326,7 @@ function buildingCell(ctx, view, b, style, joins, target, site) {
     floors,
     h(
       "div",
-      { class: "gk-roof" },
+      { class: "gk-roof", ...flip(`gk-top-${b.top}`, `gk-tile-${b.top}`) },
       h("span", { class: "gk-glyph", "aria-hidden": "true" }, GLYPH[b.colour]),
       h("span", { class: "gk-num", "aria-hidden": "true" }, String(b.number)),
       b.height > 1 ? h("span", { class: "gk-height", "aria-hidden": "true" }, `${b.height}▴`) : null,
@@ -362,7 +369,7 @@ function tokenCell(ctx, picture, letter, cell, style, move, marks) {
       "aria-label": ctx.t("ginkgopolis.token_label", { letter, cell: cellName(cell) }),
       title: ctx.t("ginkgopolis.token_label", { letter, cell: cellName(cell) }),
     },
-    h("span", { class: "gk-token", "aria-hidden": "true" }, letter),
+    h("span", { class: "gk-token", "aria-hidden": "true", ...flip(`gk-token-${letter}`) }, letter),
   );
 }
 
@@ -378,6 +385,7 @@ function playerPanel(ctx, picture, view, pl, toAct) {
     {
       class: ["gk-player", `pc-${pl.colour}`, mine ? "is-me" : "", pl.hal ? "hal" : "", toAct ? "to-act" : ""],
       "data-player": pl.player,
+      "data-flip-frame": `gk-p-${pl.player}`,
       "aria-label": name,
     },
     h(
@@ -419,7 +427,7 @@ function tableau(ctx, pl) {
     "div",
     { class: "gk-tableau", role: "group", "aria-label": ctx.t("ginkgopolis.tableau_of", { n: cards.length }) },
     cards.length
-      ? cards.map((c) => cardFace(ctx, c, { class: "mini" }))
+      ? cards.map((c) => cardFace(ctx, c, { class: "mini", attrs: flip(`gk-tab-${c}`, `gk-card-${c}`) }))
       : h("span", { class: "gk-empty" }, ctx.t("ginkgopolis.tableau_empty")),
   );
 }
@@ -434,23 +442,33 @@ function roundStrip(ctx, picture, view) {
     let state;
     if (pl.hal) {
       if (view.decision && view.decision.player === pl.player) {
-        body = cardFace(ctx, view.decision.card);
+        body = cardFace(ctx, view.decision.card, { attrs: flip(`gk-card-${view.decision.card}`, `gk-back-${pl.player}`) });
         state = "revealed";
       } else if (view.hal_card_face_down) {
-        body = cardBack(ctx, { label: ctx.t("ginkgopolis.hal_card") });
+        body = cardBack(ctx, { label: ctx.t("ginkgopolis.hal_card"), attrs: flip(`gk-back-${pl.player}`) });
         state = "hidden";
       } else {
         body = h("div", { class: "gk-card placeholder", "aria-hidden": "true" });
         state = "none";
       }
     } else if (pl.revealed) {
-      body = h("div", { class: "gk-pair" }, cardFace(ctx, pl.revealed.card), pl.revealed.tile ? tileFace(ctx, pl.revealed.tile, { class: "on-card" }) : null);
+      body = h(
+        "div",
+        { class: "gk-pair" },
+        cardFace(ctx, pl.revealed.card, { attrs: flip(`gk-card-${pl.revealed.card}`, `gk-back-${pl.player}`) }),
+        pl.revealed.tile ? tileFace(ctx, pl.revealed.tile, { class: "on-card", attrs: flip(`gk-tile-${pl.revealed.tile}`, `gk-back-${pl.player}`) }) : null,
+      );
       state = "revealed";
     } else if (pl.selection) {
-      body = h("div", { class: "gk-pair mine" }, cardFace(ctx, pl.selection.card), pl.selection.tile ? tileFace(ctx, pl.selection.tile, { class: "on-card" }) : null);
+      body = h(
+        "div",
+        { class: "gk-pair mine" },
+        cardFace(ctx, pl.selection.card, { attrs: flip(`gk-card-${pl.selection.card}`) }),
+        pl.selection.tile ? tileFace(ctx, pl.selection.tile, { class: "on-card", attrs: flip(`gk-tile-${pl.selection.tile}`) }) : null,
+      );
       state = "chosen";
     } else if (pl.has_selected) {
-      body = cardBack(ctx, { tile: pl.tile_attached, label: ctx.t(pl.tile_attached ? "ginkgopolis.chosen_with_tile" : "ginkgopolis.chosen") });
+      body = cardBack(ctx, { tile: pl.tile_attached, label: ctx.t(pl.tile_attached ? "ginkgopolis.chosen_with_tile" : "ginkgopolis.chosen"), attrs: flip(`gk-back-${pl.player}`) });
       state = "chosen";
     } else {
       body = h("div", { class: "gk-card placeholder", "aria-hidden": "true" });
@@ -477,7 +495,7 @@ function roundStrip(ctx, picture, view) {
     }
     return h(
       "li",
-      { class: ["gk-spot", `s-${state}`], "data-player": pl.player, "data-state": state },
+      { class: ["gk-spot", `s-${state}`], "data-player": pl.player, "data-state": state, ...flip(`gk-spot-${pl.player}`) },
       body,
       h("span", { class: "gk-spot-name" }, swatch(pl.colour), playerName(ctx, view, pl.player)),
       note ? h("span", { class: "gk-spot-note" }, note) : null,
@@ -493,7 +511,7 @@ function roundStrip(ctx, picture, view) {
   }[view.phase];
   return h(
     "section",
-    { class: "gk-round", "aria-label": ctx.t(title) },
+    { class: "gk-round", "data-flip-frame": "gk-round", "aria-label": ctx.t(title) },
     h("h3", null, ctx.t(title)),
     h("ol", { class: "gk-spots" }, spots),
     recap(ctx, view),
@@ -590,6 +608,7 @@ function myArea(ctx, root, picture, view, me) {
       label: `${playable ? `${ctx.t("ginkgopolis.choose_card")}: ` : ""}${cardText(ctx, card)}`,
       title: playable ? `${cardText(ctx, card)} — ${isUrb(card) ? ctx.t("ginkgopolis.urb_hint") : effectText(ctx, card)}\n${ctx.t("ginkgopolis.hint.arm")}` : undefined,
       attrs: {
+        ...flip(`gk-card-${card}`),
         disabled: !playable || ctx.pending,
         "aria-pressed": playable ? String(armed.card === card) : null,
         onclick: playable
@@ -610,6 +629,7 @@ function myArea(ctx, root, picture, view, me) {
       label: action ? `${ctx.t(action.type === "contribute" ? "ginkgopolis.contribute_tile" : "ginkgopolis.attach_tile")}: ${tileText(ctx, tile)}` : tileText(ctx, tile),
       title: action ? (action.type === "contribute" ? ctx.t("ginkgopolis.hint.contribute", { tile: tileText(ctx, tile) }) : selectHint(ctx, view, action)) : undefined,
       attrs: {
+        ...flip(`gk-tile-${tile}`),
         disabled: !action || ctx.pending,
         "data-action": action ? action.type : null,
         onclick: action ? () => ctx.act(action) : null,
@@ -618,7 +638,7 @@ function myArea(ctx, root, picture, view, me) {
   });
   return h(
     "section",
-    { class: "gk-mine", "data-turn-anchor": "", "aria-label": ctx.t("ginkgopolis.my_area") },
+    { class: "gk-mine", "data-turn-anchor": "", "data-flip-frame": "gk-mine", "aria-label": ctx.t("ginkgopolis.my_area") },
     steps,
     h(
       "div",
@@ -782,7 +802,7 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
             tag: "button",
             class: "legal",
             title: `${cardText(ctx, a.character)} — ${effectText(ctx, a.character)}\n${ctx.t("ginkgopolis.hint.draft_pick")}`,
-            attrs: { "data-action": "draft_pick", disabled: ctx.pending, onclick: () => ctx.act(a) },
+            attrs: { ...flip(`gk-card-${a.character}`), "data-action": "draft_pick", disabled: ctx.pending, onclick: () => ctx.act(a) },
           }),
         ),
       ),
@@ -996,7 +1016,7 @@ function draw(root, picture, ctx, view) {
           { class: "gk-top" },
           h(
             "section",
-            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "aria-label": ctx.t("ginkgopolis.city") },
+            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "data-flip-frame": "gk-city", "aria-label": ctx.t("ginkgopolis.city") },
             h("div", { class: "gk-city-scroll" }, cityGrid(ctx, picture, view, marks)),
             h("p", { class: "gk-legend", "aria-hidden": "true" }, ["R", "Y", "B"].map((c) => h("span", { class: `c-${c}` }, `${GLYPH[c]} ${colourName(ctx, c)} → ${ctx.t(`ginkgopolis.item.${ITEM_OF[c]}`)}`)), h("span", null, `${PAWN} ${ctx.t("ginkgopolis.pending")}`)),
           ),
@@ -1033,6 +1053,32 @@ export function scores(view) {
 }
 
 // ------------------------------------------------------------------ log
+
+/** A seat's colour on the board (its player's), for the shell's last-move marks. */
+export function seatColour(seat, view) {
+  const pl = view?.players?.find((p) => p.seat === seat && !p.hal);
+  return pl ? `var(--pc-${pl.colour})` : null;
+}
+
+/** What a player's move touched on the board (its data-flip keys), for the shell's last-move
+ *  marks: the chosen card's spot, then what its resolution built. Hal has no seat to mark. */
+export function lastMove(event) {
+  const p = event.player;
+  if (typeof p !== "number" || event.hal || (solo && p === 1)) return null;
+  switch (event.type) {
+    case "choice_committed":
+    case "action_revealed":
+    case "contribution_made":
+      return { seat: p, keys: [`gk-spot-${p}`] };
+    case "building_urbanized":
+    case "built_up":
+      return { seat: p, keys: [`gk-cell-${cellKey(event.cell)}`] };
+    case "draft_picked":
+      return { seat: p, keys: [`gk-tab-${event.character}`] };
+    default:
+      return null;
+  }
+}
 
 function whoOf(event, ctx, field = "player") {
   const p = event[field];

@@ -239,10 +239,16 @@ function actButton(ctx, action, attrs, ...children) {
 
 // ------------------------------------------------------------------ small pieces
 
+/** Motion keys (static/js/motion.js) from a piece's `extra`: its identity, what it may take the
+ *  place of when new, and where it comes from otherwise. */
+function flipAttrs(extra) {
+  return { "data-flip": extra.flip, "data-flip-kind": extra.kind, "data-flip-from": extra.from };
+}
+
 function cube(ctx, colour, extra = {}) {
   return h(
     "span",
-    { class: ["cube", `c-${colour}`, extra.class], role: "img", "aria-label": colourName(ctx, colour), title: colourName(ctx, colour), "data-colour": colour },
+    { class: ["cube", `c-${colour}`, extra.class], role: "img", "aria-label": colourName(ctx, colour), title: colourName(ctx, colour), "data-colour": colour, ...flipAttrs(extra) },
     letter(ctx, colour),
   );
 }
@@ -251,10 +257,20 @@ function worker(ctx, seat, count = 1, extra = {}) {
   const label = ctx.t("gluckauf.workers_of", { n: count, name: ctx.seatName(seat) });
   return h(
     "span",
-    { class: ["worker", `s-${seat}`, extra.class], role: "img", "aria-label": label, title: label, "data-seat": seat, "data-count": count },
+    { class: ["worker", `s-${seat}`, extra.class], role: "img", "aria-label": label, title: label, "data-seat": seat, "data-count": count, ...flipAttrs(extra) },
     h("span", { class: "worker-sym", "aria-hidden": "true" }, SEAT_SYMBOL[seat] || "?"),
     count > 1 ? h("span", { class: "worker-count", "aria-hidden": "true" }, `×${count}`) : null,
   );
+}
+
+/** The cubes of one place of a seat's (cage, storage), keyed by colour and count there: a cube
+ *  that leaves one place for another flies between them (same kind). */
+function seatCubes(ctx, seat, place, colours) {
+  const seen = {};
+  return colours.map((c) => {
+    seen[c] = (seen[c] || 0) + 1;
+    return cube(ctx, c, { flip: `ga-${place}-${seat}-${c}-${seen[c]}`, kind: `ga-cube-${seat}-${c}` });
+  });
 }
 
 function icon(transport) {
@@ -279,6 +295,7 @@ function tileFace(ctx, info, carts, extra = {}) {
     {
       class: ["tile", `c-${info.colour}`, `side-${info.side}`, extra.class],
       "data-tile": info.id,
+      "data-flip": `ga-tile-${info.id}`,
       role: "img",
       "aria-label": extra.label || label,
       title: extra.label || label,
@@ -287,25 +304,29 @@ function tileFace(ctx, info, carts, extra = {}) {
     h(
       "span",
       { class: "carts", "aria-hidden": "true" },
-      cartsShown.map((c) => cart(ctx, c)),
+      cartsShown.map((c, i) => cart(ctx, c, extra.seat === undefined ? null : { seat: extra.seat, key: `ga-cart-${extra.seat}-${info.id}-${i}` })),
     ),
     extra.cost !== undefined ? h("span", { class: "tile-cost", "aria-hidden": "true" }, money(ctx, extra.cost)) : null,
   );
 }
 
-function cart(ctx, content) {
-  return h("span", { class: ["cart", content ? "full" : "empty"] }, content ? cube(ctx, content, { class: "in-cart" }) : null);
+/** A cart and its cube; in a pit (`owner` = {seat, key}) the cube is keyed: loaded, it flies to
+ *  the cage; refilled, it comes from the supply. */
+function cart(ctx, content, owner = null) {
+  const keys = owner && content ? { flip: owner.key, kind: `ga-cube-${owner.seat}-${content}`, from: `ga-supply-cube-${content}` } : {};
+  return h("span", { class: ["cart", content ? "full" : "empty"] }, content ? cube(ctx, content, { class: "in-cart", ...keys }) : null);
 }
 
 /** An order card: transport, VP, and its coal spots (filled with cubes or waiting). */
 function orderCard(ctx, info, filled, extra = {}) {
   const spots = info.spots.map((colour, i) => {
     const cubes = filled ? filled[i] || [] : [];
+    const keyed = (c, j) => (extra.seat === undefined ? {} : { flip: `ga-spot-${info.id}-${i}-${j}`, kind: `ga-cube-${extra.seat}-${c}` });
     return h(
       "span",
       { class: ["spot", `c-${colour}`, cubes.length ? "filled" : "open"], "data-colour": colour },
       cubes.length
-        ? cubes.map((c) => cube(ctx, c, { class: "on-order" }))
+        ? cubes.map((c, j) => cube(ctx, c, { class: "on-order", ...keyed(c, j) }))
         : h("span", { class: "spot-letter", "aria-hidden": "true" }, letter(ctx, colour)),
     );
   });
@@ -316,6 +337,7 @@ function orderCard(ctx, info, filled, extra = {}) {
       ...(extra.attrs || {}),
       class: ["order", `t-${info.transport}`, complete ? "complete" : "", extra.class, extra.attrs?.class],
       "data-order": info.id,
+      "data-flip": `ga-order-${info.id}`,
       "aria-label": extra.label || orderName(ctx, info.id),
       title: extra.title || orderName(ctx, info.id),
     },
@@ -338,7 +360,7 @@ function statusBar(ctx, view) {
   const over = view.phase === "over";
   return h(
     "div",
-    { class: "ga-status" },
+    { class: "ga-status", "data-flip-frame": "ga-status" },
     h(
       "div",
       { class: "shift-clock", role: "img", "aria-label": ctx.t("gluckauf.shift_of", { n: view.shift }) },
@@ -367,19 +389,24 @@ function statusBar(ctx, view) {
       "span",
       { class: "ga-supply", "aria-label": ctx.t("gluckauf.coal_supply") },
       h("span", { class: "muted-label" }, ctx.t("gluckauf.coal_supply")),
-      COLOURS.map((c) => h("span", { class: "supply-item", "data-colour": c }, cube(ctx, c), h("b", null, view.coal_supply[c]))),
+      COLOURS.map((c) => h("span", { class: "supply-item", "data-colour": c }, cube(ctx, c, { flip: `ga-supply-cube-${c}` }), h("b", null, view.coal_supply[c]))),
     ),
   );
 }
 
 // ------------------------------------------------------------------ worker spaces
 
+/** Workers on a space come out of their player's supply (an ousted one goes to the canteen). */
+function placedWorker(space, seat) {
+  return { flip: `ga-w-${space.id}-${seat}`, kind: `ga-worker-${seat}`, from: `ga-supply-${seat}` };
+}
+
 function occupants(ctx, space, view) {
   if (space.id === "BANK") {
-    const placed = view.bank.map((n, seat) => (n ? worker(ctx, seat, n) : null)).filter(Boolean);
+    const placed = view.bank.map((n, seat) => (n ? worker(ctx, seat, n, placedWorker(space, seat)) : null)).filter(Boolean);
     return h("span", { class: "occupants" }, placed);
   }
-  return h("span", { class: "occupants" }, space.occupant !== null && space.workers ? worker(ctx, space.occupant, space.workers) : null);
+  return h("span", { class: "occupants" }, space.occupant !== null && space.workers ? worker(ctx, space.occupant, space.workers, placedWorker(space, space.occupant)) : null);
 }
 
 function spaceBox(ctx, view, space, actions, content) {
@@ -415,7 +442,7 @@ function spaceGroup(ctx, view, actions, group, title, contentFor) {
   const all = [...boxes, ...lockedEls].sort((a, b) => order(a.id) - order(b.id));
   return h(
     "section",
-    { class: ["ga-group", `grp-${group[0]}`], "aria-label": title },
+    { class: ["ga-group", `grp-${group[0]}`], "data-flip-frame": `ga-grp-${group[0]}`, "aria-label": title },
     h("h3", null, title),
     h("div", { class: "spaces" }, all.map((x) => x.el)),
   );
@@ -455,9 +482,9 @@ function boardArea(ctx, view, actions) {
     h("div", { class: "ga-board-row" }, moneyG, orders),
     h(
       "div",
-      { class: "canteen", "aria-label": ctx.t("gluckauf.canteen") },
+      { class: "canteen", "data-flip-frame": "ga-canteen", "aria-label": ctx.t("gluckauf.canteen") },
       h("span", { class: "canteen-title" }, ctx.t("gluckauf.canteen")),
-      canteen.length ? canteen.map((p) => worker(ctx, p.seat, p.canteen)) : h("span", { class: "muted-label" }, ctx.t("gluckauf.canteen_empty")),
+      canteen.length ? canteen.map((p) => worker(ctx, p.seat, p.canteen, { flip: `ga-canteen-${p.seat}`, kind: `ga-worker-${p.seat}` })) : h("span", { class: "muted-label" }, ctx.t("gluckauf.canteen_empty")),
     ),
   );
 }
@@ -474,19 +501,20 @@ function pit(ctx, view, player, actions, mine) {
         "div",
         { class: ["tile", "printed", `c-${COLOURS[i]}`, `side-${printedSide[level]}`], role: "img", "aria-label": ctx.t("gluckauf.printed_cart", { colour: colourName(ctx, COLOURS[i]) }), title: ctx.t("gluckauf.printed_cart", { colour: colourName(ctx, COLOURS[i]) }) },
         h("span", { class: "tile-lamp", "aria-hidden": "true" }, "✱"),
-        h("span", { class: "carts", "aria-hidden": "true" }, cart(ctx, content)),
+        h("span", { class: "carts", "aria-hidden": "true" }, cart(ctx, content, { seat: player.seat, key: `ga-cart-${player.seat}-p${level}` })),
       ),
     );
   });
   for (const owned of player.tiles) {
-    byLevel[owned.tile.level][owned.tile.side].push(tileFace(ctx, owned.tile, owned.carts));
+    byLevel[owned.tile.level][owned.tile.side].push(tileFace(ctx, owned.tile, owned.carts, { seat: player.seat }));
   }
   const cageHere = (level) => player.cage_level === level;
   const cageEl = () =>
     h(
       "div",
-      { class: "cage", "aria-label": ctx.t("gluckauf.cage_at", { level: levelName(ctx, player.cage_level), n: player.cage.length }) },
-      Array.from({ length: 5 }, (_, i) => (player.cage[i] ? cube(ctx, player.cage[i]) : h("span", { class: "cage-slot", "aria-hidden": "true" }))),
+      { class: "cage", "data-flip": `ga-cage-${player.seat}`, "aria-label": ctx.t("gluckauf.cage_at", { level: levelName(ctx, player.cage_level), n: player.cage.length }) },
+      seatCubes(ctx, player.seat, "cage", player.cage.filter(Boolean)),
+      Array.from({ length: Math.max(0, 5 - player.cage.filter(Boolean).length) }, () => h("span", { class: "cage-slot", "aria-hidden": "true" })),
     );
   const shaft = (level) => {
     const move = mine ? actions.get(`move:${level}`) : null;
@@ -515,9 +543,9 @@ function pit(ctx, view, player, actions, mine) {
     { class: "pit-row surface", "data-level": 0 },
     h(
       "div",
-      { class: "side storage", "aria-label": ctx.t("gluckauf.storage") },
+      { class: "side storage", "data-flip": `ga-storage-${player.seat}`, "aria-label": ctx.t("gluckauf.storage") },
       h("span", { class: "row-label" }, ctx.t("gluckauf.storage")),
-      h("span", { class: "storage-cubes" }, player.storage.length ? player.storage.map((c) => cube(ctx, c)) : h("span", { class: "muted-label" }, "—")),
+      h("span", { class: "storage-cubes" }, player.storage.length ? seatCubes(ctx, player.seat, "store", player.storage) : h("span", { class: "muted-label" }, "—")),
       stores.length
         ? h(
             "span",
@@ -575,6 +603,7 @@ function outstandingOrders(ctx, player, actions, mine) {
               }
             }
             return orderCard(ctx, o.order, o.spots, {
+              seat: player.seat,
               class: mine ? "mine" : "",
               after: chips.length ? h("span", { class: "chips" }, chips) : null,
             });
@@ -588,7 +617,7 @@ function deliveredOrders(ctx, player, viewer) {
   const mine = player.seat === viewer;
   return h(
     "div",
-    { class: "delivered-area", "data-count": player.delivered_count },
+    { class: "delivered-area", "data-count": player.delivered_count, "data-flip": `ga-delivered-${player.seat}` },
     h("h4", null, ctx.t("gluckauf.delivered", { n: player.delivered_count })),
     player.delivered === null || player.delivered === undefined
       ? h("p", { class: "muted-label hidden-pile" }, ctx.t("gluckauf.delivered_hidden", { n: player.delivered_count }))
@@ -610,6 +639,7 @@ function playerPanel(ctx, view, player, actions, { mine, toAct }) {
     {
       class: ["ga-player", `s-${player.seat}`, mine ? "is-me" : "", toAct ? "to-act" : ""],
       "data-seat": player.seat,
+      "data-flip-frame": `ga-p-${player.seat}`,
       "aria-label": name,
     },
     h(
@@ -625,8 +655,8 @@ function playerPanel(ctx, view, player, actions, { mine, toAct }) {
     h(
       "dl",
       { class: "ga-stats" },
-      h("div", { class: "stat money" }, h("dt", null, ctx.t("gluckauf.money")), h("dd", null, money(ctx, player.money))),
-      h("div", { class: "stat workers" }, h("dt", null, ctx.t("gluckauf.in_supply")), h("dd", null, String(player.supply))),
+      h("div", { class: "stat money", "data-flip": `ga-money-${player.seat}` }, h("dt", null, ctx.t("gluckauf.money")), h("dd", null, money(ctx, player.money))),
+      h("div", { class: "stat workers", "data-flip": `ga-supply-${player.seat}` }, h("dt", null, ctx.t("gluckauf.in_supply")), h("dd", null, String(player.supply))),
       h("div", { class: "stat canteen" }, h("dt", null, ctx.t("gluckauf.in_canteen")), h("dd", null, String(player.canteen))),
       h("div", { class: "stat bank" }, h("dt", null, ctx.t("gluckauf.at_bank")), h("dd", null, String(view.bank[player.seat] || 0))),
     ),
@@ -792,7 +822,7 @@ function draftArea(ctx, view, actions) {
   if (!view.draft_display.length) return null;
   return h(
     "section",
-    { class: "ga-draft", "aria-label": ctx.t("gluckauf.draft_display") },
+    { class: "ga-draft", "data-flip-frame": "ga-draft", "aria-label": ctx.t("gluckauf.draft_display") },
     h("h3", null, ctx.t("gluckauf.draft_display")),
     h(
       "div",
@@ -992,6 +1022,33 @@ function seatCounts(ctx, obj, fmt) {
   return Object.entries(obj || {})
     .map(([seat, v]) => fmt(ctx.seatName(Number(seat)), v))
     .join(", ");
+}
+
+/** A seat's colour on the board (its workers'), for the shell's last-move marks. */
+export function seatColour(seat) {
+  return `var(--s${seat})`;
+}
+
+/** What a move touched on the board (its data-flip keys), for the shell's last-move marks. */
+export function lastMove(event) {
+  const seat = event.seat;
+  if (typeof seat !== "number") return null;
+  const keys = {
+    worker_placed: [`ga-w-${event.space}-${seat}`],
+    tile_bought: [`ga-tile-${event.tile}`],
+    order_taken: [`ga-order-${event.card}`],
+    order_drafted: [`ga-order-${event.card}`],
+    money_gained: [`ga-money-${seat}`],
+    cage_moved: [`ga-cage-${seat}`],
+    cube_loaded: [`ga-cage-${seat}`],
+    cube_unloaded: [`ga-order-${event.order}`],
+    cube_stored: [`ga-storage-${seat}`],
+    stored_cube_placed: [`ga-order-${event.order}`],
+    two_for_one_started: [`ga-order-${event.order}`],
+    cube_added: [event.source === "cage" ? `ga-cage-${seat}` : `ga-storage-${seat}`],
+    orders_delivered: [`ga-delivered-${seat}`],
+  }[event.type];
+  return keys ? { seat, keys } : null;
 }
 
 /** One readable log line per event. */

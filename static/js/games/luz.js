@@ -35,6 +35,9 @@ function cardFace(ctx, card, extra = {}) {
       role: "img",
       "aria-label": cardText(ctx, card),
       "data-card": card,
+      // Where the card travels (static/js/motion.js): its key, and where it comes from.
+      "data-flip": extra.flip,
+      "data-flip-from": extra.from,
       title: cardText(ctx, card),
     },
     h(
@@ -78,7 +81,7 @@ function rankInColour(hand, slot) {
 
 function beads(ctx, player) {
   if (player.bet === null || player.bet === undefined) {
-    return h("div", { class: "luz-beads pending" }, h("span", { class: "muted" }, ctx.t("luz.no_bet_yet")));
+    return h("div", { class: "luz-beads pending", "data-flip": `luz-bet-${player.seat}` }, h("span", { class: "muted" }, ctx.t("luz.no_bet_yet")));
   }
   const dots = [];
   for (let i = 0; i < player.bet; i += 1) {
@@ -88,7 +91,7 @@ function beads(ctx, player) {
   const over = player.tricks_won - player.bet;
   return h(
     "div",
-    { class: "luz-beads" },
+    { class: "luz-beads", "data-flip": `luz-bet-${player.seat}` },
     h("span", { class: "bead-row" }, dots.length ? dots : h("span", { class: "bead bead-zero", "aria-hidden": "true" }, "0")),
     h(
       "span",
@@ -113,6 +116,7 @@ function ownHand(ctx, view, player, playable, pending) {
         class: ["card", "back", `c-${slot.colour}`, action ? "legal" : "", playable.size && !action ? "illegal" : ""],
         "data-slot": slot.slot,
         "data-colour": slot.colour,
+        "data-flip": `luz-slot-${hand.seat}-${slot.slot}`,
         disabled: !action || pending,
         "aria-label": action ? `${ctx.t("luz.play")}: ${label}` : label,
         // What a click does and costs: the card is turned face up for good.
@@ -129,10 +133,10 @@ function otherHand(ctx, player) {
   const hand = player.hand;
   const cards = heldOrder(hand).map((slot) =>
     slot.card
-      ? cardFace(ctx, slot.card, { class: "in-hand" })
+      ? cardFace(ctx, slot.card, { class: "in-hand", flip: `luz-slot-${hand.seat}-${slot.slot}` })
       : h(
           "div",
-          { class: ["card", "back", `c-${slot.colour}`, "in-hand"], role: "img", "aria-label": colourName(ctx, slot.colour), "data-colour": slot.colour },
+          { class: ["card", "back", `c-${slot.colour}`, "in-hand"], role: "img", "aria-label": colourName(ctx, slot.colour), "data-colour": slot.colour, "data-flip": `luz-slot-${hand.seat}-${slot.slot}` },
           cardBackContent(ctx, slot.colour),
         ),
   );
@@ -149,6 +153,7 @@ function handRow(ctx, hand, cards, kind) {
       class: ["luz-hand", `hand-${kind}`],
       "data-seat": hand.seat,
       "data-count": hand.count,
+      "data-flip": `luz-hand-${hand.seat}`,
       role: "group",
       "aria-label": ctx.t(kind === "mine" ? "luz.my_hand" : "luz.hand_of", { name: ctx.seatName(hand.seat), n: hand.count }),
     },
@@ -165,6 +170,7 @@ function playerPanel(ctx, view, player, { mine, toAct, playable, pending }) {
     {
       class: ["luz-player", mine ? "is-me" : "", toAct ? "to-act" : "", player.is_first_player ? "first" : ""],
       "data-seat": player.seat,
+      "data-flip-frame": `luz-p-${player.seat}`,
       "aria-label": name,
     },
     h(
@@ -195,7 +201,9 @@ function trickArea(ctx, view, order) {
     return h(
       "div",
       { class: ["trick-spot", play ? "played" : "waiting", winning ? "winning" : "", trick.leader === seat && play ? "leader" : ""], "data-seat": seat },
-      play ? cardFace(ctx, play.card) : h("div", { class: "card placeholder", "aria-hidden": "true" }),
+      play
+        ? cardFace(ctx, play.card, { flip: `luz-card-${play.card}`, from: `luz-slot-${seat}-${play.slot}` })
+        : h("div", { class: "card placeholder", "aria-hidden": "true" }),
       h("span", { class: "trick-name" }, ctx.seatName(seat)),
       winning ? h("span", { class: "trick-badge" }, ctx.t("luz.winning")) : null,
     );
@@ -204,7 +212,7 @@ function trickArea(ctx, view, order) {
   const over = view.phase === "finished";
   return h(
     "section",
-    { class: "luz-trick", "aria-label": ctx.t("luz.trick_title", { n: trick.number }) },
+    { class: "luz-trick", "data-flip-frame": "luz-trick", "aria-label": ctx.t("luz.trick_title", { n: trick.number }) },
     h(
       "div",
       { class: "luz-trick-head" },
@@ -218,7 +226,17 @@ function trickArea(ctx, view, order) {
           "div",
           { class: "last-trick" },
           h("span", { class: "muted small" }, ctx.t("luz.last_trick", { n: last.number, name: ctx.seatName(last.winner) })),
-          h("div", { class: "mini-cards" }, last.plays.map((p) => cardFace(ctx, p.card, { class: ["mini", p.seat === last.winner ? "won" : ""] }))),
+          h(
+            "div",
+            { class: "mini-cards" },
+            last.plays.map((p) =>
+              cardFace(ctx, p.card, {
+                class: ["mini", p.seat === last.winner ? "won" : ""],
+                flip: `luz-last-${p.card}`,
+                from: `luz-card-${p.card} luz-slot-${p.seat}-${p.slot}`,
+              }),
+            ),
+          ),
         )
       : null,
   );
@@ -539,6 +557,20 @@ export function visibleLog(events, view) {
     out.push(event);
   }
   return out;
+}
+
+/** What a move touched on the board (its data-flip keys), for the shell's last-move marks. */
+export function lastMove(event) {
+  switch (event.type) {
+    case "card_played":
+      return { seat: event.seat, keys: [`luz-card-${event.card}`, `luz-last-${event.card}`] };
+    case "bet_placed":
+      return { seat: event.seat, keys: [`luz-bet-${event.seat}`] };
+    case "high_end_chosen":
+      return { seat: event.sorter, keys: [`luz-hand-${event.seat}`] };
+    default:
+      return null;
+  }
 }
 
 /** One readable log line per event; null hides an event (the dealt hands are on the board). */

@@ -155,6 +155,9 @@ function cardFace(ctx, id, opts = {}) {
   const attrs = {
     class: ["mcard", "face", c.event ? "event" : "profession", `k-${c.kind}`, opts.size || "small", opts.class],
     "data-card": id,
+    // Where the card travels (static/js/motion.js): its key, and where it comes from.
+    "data-flip": opts.flip,
+    "data-flip-from": opts.from,
     title: opts.title || cardLabel(ctx, id),
   };
   if (opts.button) {
@@ -194,18 +197,33 @@ function cardFace(ctx, id, opts = {}) {
 }
 
 /** A face-down card: nothing but the pit-head back. */
-function cardBack(ctx, extra) {
+function cardBack(ctx, extra, flip = {}) {
   return h(
     "div",
-    { class: ["mcard", "back", "small", extra], role: "img", "aria-label": ctx.t("mine.face_down"), title: ctx.t("mine.face_down") },
+    {
+      class: ["mcard", "back", "small", extra],
+      role: "img",
+      "aria-label": ctx.t("mine.face_down"),
+      title: ctx.t("mine.face_down"),
+      "data-flip": flip.flip,
+      "data-flip-from": flip.from,
+    },
     h("span", { class: "mcard-glyph", "aria-hidden": "true" }, GLYPH.back),
   );
 }
 
-function placedCard(ctx, p) {
-  if (p.card === null || p.card === undefined) return cardBack(ctx);
+/** A placed card. Its key is its place in the director's row (face down or up, it stays the
+ *  same card); a new one comes from the card in my hand, or from its director's hand count. */
+function placedCard(ctx, d, p) {
+  const index = d.placed.indexOf(p);
+  const flip = {
+    flip: `mine-placed-${d.director}-${index}`,
+    from: `${p.card === null || p.card === undefined ? "" : `mine-card-${p.card} `}mine-hand-${d.director}`,
+  };
+  if (p.card === null || p.card === undefined) return cardBack(ctx, null, flip);
   const secret = !p.revealed;
   return cardFace(ctx, p.card, {
+    ...flip,
     location: p.location,
     class: secret ? "secret" : "revealed",
     label: secret ? `${cardLabel(ctx, p.card)} — ${ctx.t("mine.only_you")}` : cardLabel(ctx, p.card),
@@ -295,7 +313,7 @@ function gear(ctx, view) {
       pawns.push(
         svg(
           "g",
-          { class: `pawn col-${d.colour}`, "data-director": d.director },
+          { class: `pawn col-${d.colour}`, "data-director": d.director, "data-flip": `mine-pawn-${d.director}` },
           svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 7.2 }),
           svg("text", { x: x.toFixed(1), y: (y + 3.2).toFixed(1), "text-anchor": "middle" }, SYMBOL[d.colour]),
         ),
@@ -334,7 +352,7 @@ function gear(ctx, view) {
   );
   return h(
     "section",
-    { class: "mine-gear", "aria-label": ctx.t("mine.gear_title") },
+    { class: "mine-gear", "data-flip-frame": "mine-gear", "aria-label": ctx.t("mine.gear_title") },
     h("h3", { class: "sr-only" }, ctx.t("mine.gear_title")),
     picture,
     legend,
@@ -360,7 +378,7 @@ function centralPanel(ctx, view) {
   const top = view.discard_pile.length ? view.discard_pile[view.discard_pile.length - 1] : null;
   return h(
     "section",
-    { class: "mine-central", "aria-label": ctx.t("mine.central_title") },
+    { class: "mine-central", "data-flip-frame": "mine-central", "aria-label": ctx.t("mine.central_title") },
     h(
       "div",
       { class: "info-row supply-row", "data-supply": view.supply },
@@ -381,13 +399,13 @@ function centralPanel(ctx, view) {
       h(
         "div",
         { class: "pile", "data-pile": "draw" },
-        h("div", { class: "pile-stack", "aria-hidden": "true" }, view.draw_pile_size ? cardBack(ctx, "pile-card") : h("div", { class: "mcard small empty" })),
+        h("div", { class: "pile-stack", "aria-hidden": "true" }, view.draw_pile_size ? cardBack(ctx, "pile-card", { flip: "mine-draw" }) : h("div", { class: "mcard small empty" })),
         h("span", { class: "pile-label" }, ctx.t("mine.draw_pile", { n: view.draw_pile_size })),
       ),
       h(
         "div",
         { class: "pile", "data-pile": "discard" },
-        h("div", { class: "pile-stack" }, top !== null ? cardFace(ctx, top, { class: "pile-card" }) : h("div", { class: "mcard small empty", "aria-hidden": "true" })),
+        h("div", { class: "pile-stack" }, top !== null ? cardFace(ctx, top, { class: "pile-card", flip: `mine-pile-${top}`, from: `mine-card-${top}` }) : h("div", { class: "mcard small empty", "aria-hidden": "true" })),
         h("span", { class: "pile-label" }, ctx.t("mine.discard_pile", { n: view.discard_pile.length })),
       ),
     ),
@@ -396,10 +414,10 @@ function centralPanel(ctx, view) {
 
 // ------------------------------------------------------------------ a director's board
 
-function statChip(cls, label, value, glyph) {
+function statChip(cls, label, value, glyph, flip) {
   return h(
     "span",
-    { class: ["stat", cls], title: label },
+    { class: ["stat", cls], title: label, "data-flip": flip },
     glyph ? h("span", { class: "stat-glyph", "aria-hidden": "true" }, glyph) : null,
     h("b", null, String(value)),
     h("span", { class: "sr-only" }, ` ${label}`),
@@ -411,7 +429,7 @@ function directorHead(ctx, view, d, { mine, toAct }) {
   const holder = view.die_holder === d.director;
   return h(
     "header",
-    { class: "dir-head" },
+    { class: "dir-head", "data-flip": `mine-head-${d.director}` },
     colourSwatch(ctx, d.colour, "big"),
     h(
       "div",
@@ -432,7 +450,7 @@ function directorHead(ctx, view, d, { mine, toAct }) {
       "div",
       { class: "dir-stats" },
       statChip("score", ctx.t("mine.score"), d.score, "★"),
-      statChip("hand-size", ctx.t("mine.hand_size"), d.hand_size, "▯"),
+      statChip("hand-size", ctx.t("mine.hand_size"), d.hand_size, "▯", `mine-hand-${d.director}`),
       statChip("placed", ctx.t("mine.placed_count", { n: d.placed_count, max: view.max_placed }), `${d.placed_count}/${view.max_placed}`, "↓"),
     ),
   );
@@ -481,11 +499,11 @@ function locationCell(ctx, view, d, loc, targets) {
           colourCard(ctx, s.colour, "on-stack"),
           h("span", { class: "raid-vs" }, ctx.t("mine.vs", { name: directorName(ctx, s.victim, n) })),
         ),
-        h("div", { class: "cards-row" }, here.filter((p) => p.victim === s.victim).map((p) => placedCard(ctx, p))),
+        h("div", { class: "cards-row" }, here.filter((p) => p.victim === s.victim).map((p) => placedCard(ctx, d, p))),
       ),
     );
   } else {
-    content = here.length ? h("div", { class: "cards-row" }, here.map((p) => placedCard(ctx, p))) : null;
+    content = here.length ? h("div", { class: "cards-row" }, here.map((p) => placedCard(ctx, d, p))) : null;
   }
   const targetButtons = (targets || []).map(({ action, text, title }) =>
     h(
@@ -523,6 +541,7 @@ function directorBoard(ctx, view, d, { mine, toAct, targetsByLoc }) {
     {
       class: ["mine-director", `col-${d.colour}`, mine ? "is-me" : "", toAct ? "to-act" : "", d.is_dummy ? "dummy" : "", d.passed ? "passed" : ""],
       "data-director": d.director,
+      "data-flip-frame": `mine-d-${d.director}`,
       "data-seat": d.seat ?? null,
       "aria-label": namedColour(ctx, d.director, view.n_seats),
     },
@@ -605,6 +624,8 @@ function handPanel(ctx, view, picture, { places, discards }) {
         ? `${ctx.t("mine.title.choose", { card: cardName(ctx, id) })} — ${label}`
         : label;
     return cardFace(ctx, id, {
+      flip: `mine-card-${id}`,
+      from: "mine-draw", // a card new in my hand was drawn
       size: "large",
       class: [legal ? "legal" : "", active && !legal ? "illegal" : "", selected ? "selected" : "", discard ? "discardable" : ""],
       title,
@@ -624,7 +645,7 @@ function handPanel(ctx, view, picture, { places, discards }) {
   });
   return h(
     "section",
-    { class: "mine-hand", "aria-label": ctx.t("mine.my_hand", { n: hand.length }) },
+    { class: "mine-hand", "data-flip-frame": "mine-hand", "aria-label": ctx.t("mine.my_hand", { n: hand.length }) },
     h("h3", null, ctx.t("mine.my_hand", { n: hand.length }), h("small", { class: "muted-light" }, ctx.t("mine.hand_limit", { n: view.hand_limit }))),
     hand.length ? h("div", { class: "hand-cards" }, cards) : h("p", { class: "muted-light small" }, ctx.t("mine.hand_empty")),
   );
@@ -1013,6 +1034,28 @@ export function scores(view) {
 
 function nSeatsOf(ctx) {
   return ctx.table?.seats?.length ?? 6;
+}
+
+/** A seat's colour on the board (its director's), for the shell's last-move marks. */
+export function seatColour(seat) {
+  return `var(--c${seat})`;
+}
+
+/** What a director's move touched on the board (data-flip keys), for the last-move marks;
+ *  the dummy (no seat) is not marked. */
+export function lastMove(event, ctx) {
+  const d = event.director;
+  if (typeof d !== "number" || d >= nSeatsOf(ctx)) return null;
+  switch (event.type) {
+    case "card_placed":
+      return { seat: d, keys: [`mine-placed-${d}-${event.placed_count - 1}`] };
+    case "placement_passed":
+      return { seat: d, keys: [`mine-head-${d}`] };
+    case "card_discarded":
+      return event.automatic ? null : { seat: d, keys: [`mine-pile-${event.card}`] };
+    default:
+      return null;
+  }
 }
 
 export function describeEvent(event, ctx) {

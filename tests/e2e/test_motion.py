@@ -1,0 +1,164 @@
+"""See what happened (issue 18.4): moves travel, each player's last move stays marked, sounds.
+
+One Luz table against two bots: a page that allows motion sees the played card fly from the
+hand to the trick (a CSS transform transition on the card, caught mid-flight), a page that
+asks for reduced motion sees none; both keep each seat's last move marked until its next one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import make_player
+from tests.e2e.helpers import TURN_OR_END, my_move, seated_table, shot
+
+# Records every transform transition that starts on a keyed element (static/js/motion.js);
+# a card landing under one of the keys in window.__freeze is paused early in its flight so the
+# test can look at it (the next step waits: the frame queue waits for flights to land).
+FLIGHTS = """
+window.__flights = [];
+document.addEventListener("transitionrun", (e) => {
+  const key = e.target && e.target.dataset ? e.target.dataset.flip : null;
+  if (!key || e.propertyName !== "transform") return;
+  window.__flights.push(key);
+  if (window.__freeze && window.__freeze.includes(key)) {
+    for (const a of e.target.getAnimations()) { a.pause(); a.currentTime = 110; }
+    window.__frozen = key;
+  }
+}, true);
+"""
+
+MY_CARD = """() => {
+  const log = window.partida.state.log;
+  const mine = log.filter((e) => e.type === "card_played" && e.seat === 0);
+  return mine.length ? mine[mine.length - 1].card : null;
+}"""
+
+
+def _until_a_card_to_play(page: Any) -> None:
+    for _ in range(12):
+        page.wait_for_selector(TURN_OR_END)
+        if page.locator(".hand-mine button.card.legal").count():
+            return
+        my_move(page)
+    raise AssertionError("no card to play")
+
+
+def _move(page: Any) -> None:
+    """Make my move by clicks when it is my turn, and wait until the table has moved past it."""
+    page.wait_for_selector(TURN_OR_END)
+    version = int(page.get_attribute("body", "data-version") or 0)
+    my_move(page)
+    page.wait_for_function(
+        "(v) => Number(document.body.dataset.version) > v && !window.partida.state.pending",
+        arg=version,
+    )
+
+
+def _marked(page: Any, card: str) -> Any:
+    return page.locator(f"[data-flip='luz-card-{card}'], [data-flip='luz-last-{card}']")
+
+
+def test_a_played_card_travels_and_each_last_move_stays_marked(
+    new_context: Any, api: httpx.Client
+) -> None:
+    ana = make_player(api, "Ana")
+    table_id = seated_table(api, ana, bots=2, options={"first_player": 0})
+    moving = new_context(
+        player=ana, reduced_motion="no-preference", viewport={"width": 1366, "height": 768}
+    )
+    moving.add_init_script(FLIGHTS)
+    still = new_context()  # reduced motion (the package's default): a spectator
+    still.add_init_script(FLIGHTS)
+    page = moving.new_page()
+    watcher = still.new_page()
+    page.goto(f"/tables/{table_id}")
+    watcher.goto(f"/tables/{table_id}")
+
+    # Motion on for my card only: every step shown with its flight takes a while, and the
+    # shell reads the person's setting at each step.
+    page.emulate_media(reduced_motion="reduce")
+    _until_a_card_to_play(page)
+    page.emulate_media(reduced_motion="no-preference")
+    hand_card = page.locator(".hand-mine button.card.legal").first
+    slot = hand_card.get_attribute("data-slot")
+    # Freeze only the card that leaves this slot (whichever key it lands under).
+    page.evaluate(
+        """(slot) => {
+          const keys = [];
+          window.__freeze = keys;
+          const watch = new MutationObserver(() => {
+            for (const el of document.querySelectorAll(`[data-flip-from~="luz-slot-0-${slot}"]`)) {
+              if (!keys.includes(el.dataset.flip)) keys.push(el.dataset.flip);
+            }
+          });
+          watch.observe(document.getElementById("board"), { childList: true, subtree: true });
+        }""",
+        slot,
+    )
+    hand_card.click()
+    key = page.wait_for_function("() => window.__frozen || null").json_value()
+    flying = page.locator(f"[data-flip='{key}']")
+    # Mid-flight: the card is drawn away from where it lands, moving by a transition.
+    transform = flying.evaluate("(el) => getComputedStyle(el).transform")
+    assert transform not in ("none", ""), transform
+    assert flying.evaluate(
+        "(el) => el.getAnimations().some((a) => a.transitionProperty === 'transform')"
+    )
+    shot(page, "move-animation.png")
+    page.evaluate(
+        "() => { window.__freeze = []; document.getAnimations().forEach((a) => a.play()); }"
+    )
+    page.emulate_media(reduced_motion="reduce")
+    card = page.wait_for_function(MY_CARD).json_value()
+    assert key in (f"luz-card-{card}", f"luz-last-{card}")
+
+    # The bots answer; my card keeps its mark (and my name) until my next move.
+    page.wait_for_selector(TURN_OR_END)
+    for p in (page, watcher):
+        expect(p.locator(".last-move[data-last-seat='1']").first).to_be_attached()
+        mark = _marked(p, card).and_(p.locator(".last-move[data-last-seat='0']"))
+        expect(mark).to_have_count(1)
+        expect(mark.locator(".last-move-tag")).to_have_text("Ana")
+    _move(page)
+    for p in (page, watcher):
+        expect(p.locator(".last-move[data-last-seat='0']")).to_have_count(1)
+        expect(_marked(p, card).and_(p.locator(".last-move"))).to_have_count(0)
+
+    assert page.evaluate("() => window.partidaMotion.flights") > 0
+    # Reduced motion: the same moves, drawn in place.
+    assert watcher.evaluate("() => window.__flights.length") == 0
+    assert watcher.evaluate("() => window.partidaMotion.flights") == 0
+
+
+def test_sounds_are_off_until_switched_on_and_the_choice_is_kept(
+    new_context: Any, api: httpx.Client
+) -> None:
+    ben = make_player(api, "Ben")
+    table_id = seated_table(api, ben, bots=2, options={"first_player": 0})
+    page = new_context(player=ben).new_page()
+    page.goto(f"/tables/{table_id}")
+    switch = page.locator("#turn-banner [data-action=sound]")
+    expect(switch).to_have_attribute("aria-checked", "false")
+    assert page.evaluate("() => localStorage.getItem('partida.sound')") is None
+    _move(page)  # nothing sounds while the switch is off
+    assert page.evaluate("() => window.partidaSound.played.length") == 0
+
+    switch.click()
+    expect(switch).to_have_attribute("aria-checked", "true")
+    expect(switch).to_be_focused()
+    played = page.evaluate("() => window.partidaSound.played.length")
+    assert played == 1  # a chime says sounds work
+    _move(page)
+    page.wait_for_function("(n) => window.partidaSound.played.length > n", arg=played)
+
+    page.reload()
+    expect(switch).to_have_attribute("aria-checked", "true")
+    switch.click()
+    expect(switch).to_have_attribute("aria-checked", "false")
+    page.reload()
+    expect(switch).to_have_attribute("aria-checked", "false")
+    assert page.evaluate("() => localStorage.getItem('partida.sound')") == "0"

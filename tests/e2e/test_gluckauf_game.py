@@ -158,7 +158,6 @@ def test_a_person_plays_a_two_player_game_against_a_bot_by_clicks(
     expect(log.locator("li", has_text=re.compile(r"→ -?\d+ VP"))).to_have_count(2)
     shot(page, "gluckauf-end.png", full_page=True)
     assert not problems, problems
-    assert elapsed < 90, elapsed
 
 
 # ------------------------------------------------------------------ hidden information

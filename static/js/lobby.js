@@ -443,6 +443,7 @@ function seatChip(table, seat) {
     info.player || info.bot
       ? h("span", {
           class: ["dot", online ? "online" : "offline"],
+          role: "img",
           title: online ? t("seat.online") : t("seat.offline"),
           "aria-label": online ? t("seat.online") : t("seat.offline"),
         })

@@ -77,7 +77,15 @@ def shot(target: Any, name: str, **options: Any) -> None:
 
 
 def single_game_server(tmp_path_factory: Any, game_id: str) -> Iterator[Any]:
-    """A server on a fresh SQLite file with only one registered game (for a module fixture).
+    """A server on a fresh SQLite file with only one registered game (for a module fixture)."""
+    yield from games_server(tmp_path_factory, (game_id,))
+
+
+def games_server(
+    tmp_path_factory: Any, game_ids: tuple[str, ...], **overrides: Any
+) -> Iterator[Any]:
+    """A server on a fresh SQLite file with these games registered (for a module fixture);
+    ``overrides`` are settings (e.g. ``admin_token``).
 
     The migrations run on a worker thread: the sync Playwright driver owns this
     thread's event loop once the package's browser is up.
@@ -91,14 +99,15 @@ def single_game_server(tmp_path_factory: Any, game_id: str) -> Iterator[Any]:
     from tests.conftest import test_settings
     from tests.support.live import LiveServer
 
-    engine = importlib.import_module(f"app.games.{game_id}").ENGINE
-    path = tmp_path_factory.mktemp(f"{game_id}-db") / f"{game_id}-{uuid.uuid4().hex[:8]}.sqlite3"
+    games = {g: importlib.import_module(f"app.games.{g}").ENGINE for g in game_ids}
+    name = "-".join(game_ids)
+    path = tmp_path_factory.mktemp(f"{name}-db") / f"{name}-{uuid.uuid4().hex[:8]}.sqlite3"
     url = f"sqlite+aiosqlite:///{path}"
     with ThreadPoolExecutor(1) as pool:
         pool.submit(upgrade_to_head, url).result()
-    settings = test_settings(url)
+    settings = test_settings(url, **overrides)
     server = LiveServer(
-        create_app(settings, games={game_id: engine}), ws_max_size=settings.ws_max_frame_bytes
+        create_app(settings, games=games), ws_max_size=settings.ws_max_frame_bytes
     ).start()
     yield server
     server.stop()
@@ -139,17 +148,22 @@ def context_factory(browser: Any, server: Any) -> Iterator[Any]:
         context.close()
 
 
-def game_fixtures(game_id: str, prefix: str) -> tuple[Any, Any, Any]:
-    """The fixtures of a module that plays one game on its own server:
-    ``<prefix>_server`` (module scope), ``<prefix>_api`` and ``<prefix>_context``.
+def game_fixtures(
+    game_id: str | tuple[str, ...], prefix: str, **overrides: Any
+) -> tuple[Any, Any, Any]:
+    """The fixtures of a module that plays one game (or several) on its own server:
+    ``<prefix>_server`` (module scope), ``<prefix>_api`` and ``<prefix>_context``;
+    ``overrides`` are the server's settings.
 
         ga_server, ga_api, ga_context = game_fixtures("gluckauf", "ga")
     """
     import pytest
 
+    game_ids = (game_id,) if isinstance(game_id, str) else game_id
+
     @pytest.fixture(scope="module", name=f"{prefix}_server")
     def server(tmp_path_factory: Any) -> Iterator[Any]:
-        yield from single_game_server(tmp_path_factory, game_id)
+        yield from games_server(tmp_path_factory, game_ids, **overrides)
 
     @pytest.fixture(name=f"{prefix}_api")
     def api(request: Any) -> Iterator[Any]:

@@ -236,7 +236,7 @@ function swatch(colour) {
 function stat(icon, value, label, cls) {
   return h(
     "span",
-    { class: ["gk-stat", cls], title: label, "aria-label": `${label}: ${value}` },
+    { class: ["gk-stat", cls], role: "img", title: label, "aria-label": `${label}: ${value}` },
     h("span", { class: "gk-stat-icon", "aria-hidden": "true" }, icon),
     h("b", { "aria-hidden": "true" }, String(value)),
   );
@@ -910,7 +910,7 @@ function finalPanel(ctx, view) {
     h("h3", { id: "gk-final-title" }, headline),
     h(
       "div",
-      { class: "gk-table-scroll" },
+      { class: "gk-table-scroll", tabindex: 0 },
       h(
         "table",
         null,
@@ -1017,7 +1017,7 @@ function draw(root, picture, ctx, view) {
           h(
             "section",
             { class: ["gk-city", moves.size ? "choosing-cell" : ""], "data-flip-frame": "gk-city", "aria-label": ctx.t("ginkgopolis.city") },
-            h("div", { class: "gk-city-scroll" }, cityGrid(ctx, picture, view, marks)),
+            h("div", { class: "gk-city-scroll", tabindex: 0 }, cityGrid(ctx, picture, view, marks)),
             h("p", { class: "gk-legend", "aria-hidden": "true" }, ["R", "Y", "B"].map((c) => h("span", { class: `c-${c}` }, `${GLYPH[c]} ${colourName(ctx, c)} → ${ctx.t(`ginkgopolis.item.${ITEM_OF[c]}`)}`)), h("span", null, `${PAWN} ${ctx.t("ginkgopolis.pending")}`)),
           ),
           h(

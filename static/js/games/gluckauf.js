@@ -304,17 +304,22 @@ function tileFace(ctx, info, carts, extra = {}) {
     h(
       "span",
       { class: "carts", "aria-hidden": "true" },
-      cartsShown.map((c, i) => cart(ctx, c, extra.seat === undefined ? null : { seat: extra.seat, key: `ga-cart-${extra.seat}-${info.id}-${i}` })),
+      cartsShown.map((c, i) => cart(ctx, c, info.colour, extra.seat === undefined ? null : { seat: extra.seat, key: `ga-cart-${extra.seat}-${info.id}-${i}` })),
     ),
     extra.cost !== undefined ? h("span", { class: "tile-cost", "aria-hidden": "true" }, money(ctx, extra.cost)) : null,
   );
 }
 
-/** A cart and its cube; in a pit (`owner` = {seat, key}) the cube is keyed: loaded, it flies to
- *  the cage; refilled, it comes from the supply. */
-function cart(ctx, content, owner = null) {
+/** A cart and its cube, or (empty) the letter of the coal it takes, so colour is never the
+ *  only sign. In a pit (`owner` = {seat, key}) the cube is keyed: loaded, it flies to the cage;
+ *  refilled, it comes from the supply. */
+function cart(ctx, content, colour, owner = null) {
   const keys = owner && content ? { flip: owner.key, kind: `ga-cube-${owner.seat}-${content}`, from: `ga-supply-cube-${content}` } : {};
-  return h("span", { class: ["cart", content ? "full" : "empty"] }, content ? cube(ctx, content, { class: "in-cart", ...keys }) : null);
+  return h(
+    "span",
+    { class: ["cart", content ? "full" : "empty"] },
+    content ? cube(ctx, content, { class: "in-cart", ...keys }) : h("span", { class: "cart-letter" }, letter(ctx, colour)),
+  );
 }
 
 /** An order card: transport, VP, and its coal spots (filled with cubes or waiting). */
@@ -334,6 +339,7 @@ function orderCard(ctx, info, filled, extra = {}) {
   return h(
     extra.tag || "div",
     {
+      role: extra.tag ? undefined : "group",
       ...(extra.attrs || {}),
       class: ["order", `t-${info.transport}`, complete ? "complete" : "", extra.class, extra.attrs?.class],
       "data-order": info.id,
@@ -387,7 +393,7 @@ function statusBar(ctx, view) {
     ),
     h(
       "span",
-      { class: "ga-supply", "aria-label": ctx.t("gluckauf.coal_supply") },
+      { class: "ga-supply", role: "group", "aria-label": ctx.t("gluckauf.coal_supply") },
       h("span", { class: "muted-label" }, ctx.t("gluckauf.coal_supply")),
       COLOURS.map((c) => h("span", { class: "supply-item", "data-colour": c }, cube(ctx, c, { flip: `ga-supply-cube-${c}` }), h("b", null, view.coal_supply[c]))),
     ),
@@ -421,13 +427,14 @@ function spaceBox(ctx, view, space, actions, content) {
       : spaceName(ctx, space.id),
   };
   if (action) return actButton(ctx, action, attrs, inner);
-  return h("div", attrs, inner);
+  // A named box that is not a button: a group, so that its name is announced.
+  return h("div", { ...attrs, role: "group" }, inner);
 }
 
 function lockedBox(ctx, id) {
   return h(
     "div",
-    { class: "space locked", "data-space": id, title: ctx.t("gluckauf.locked"), "aria-label": `${spaceName(ctx, id)}: ${ctx.t("gluckauf.locked")}` },
+    { class: "space locked", role: "group", "data-space": id, title: ctx.t("gluckauf.locked"), "aria-label": `${spaceName(ctx, id)}: ${ctx.t("gluckauf.locked")}` },
     h("span", { class: "space-name" }, spaceName(ctx, id)),
     h("span", { class: "lock", "aria-hidden": "true" }, "✕"),
   );
@@ -476,13 +483,13 @@ function boardArea(ctx, view, actions) {
   const canteen = view.players.filter((p) => p.canteen > 0);
   return h(
     "div",
-    { class: "ga-board", "aria-label": ctx.t("gluckauf.board") },
+    { class: "ga-board", role: "group", "aria-label": ctx.t("gluckauf.board") },
     factory,
     h("div", { class: "ga-board-row" }, mining, delivery),
     h("div", { class: "ga-board-row" }, moneyG, orders),
     h(
       "div",
-      { class: "canteen", "data-flip-frame": "ga-canteen", "aria-label": ctx.t("gluckauf.canteen") },
+      { class: "canteen", role: "group", "data-flip-frame": "ga-canteen", "aria-label": ctx.t("gluckauf.canteen") },
       h("span", { class: "canteen-title" }, ctx.t("gluckauf.canteen")),
       canteen.length ? canteen.map((p) => worker(ctx, p.seat, p.canteen, { flip: `ga-canteen-${p.seat}`, kind: `ga-worker-${p.seat}` })) : h("span", { class: "muted-label" }, ctx.t("gluckauf.canteen_empty")),
     ),
@@ -501,7 +508,7 @@ function pit(ctx, view, player, actions, mine) {
         "div",
         { class: ["tile", "printed", `c-${COLOURS[i]}`, `side-${printedSide[level]}`], role: "img", "aria-label": ctx.t("gluckauf.printed_cart", { colour: colourName(ctx, COLOURS[i]) }), title: ctx.t("gluckauf.printed_cart", { colour: colourName(ctx, COLOURS[i]) }) },
         h("span", { class: "tile-lamp", "aria-hidden": "true" }, "✱"),
-        h("span", { class: "carts", "aria-hidden": "true" }, cart(ctx, content, { seat: player.seat, key: `ga-cart-${player.seat}-p${level}` })),
+        h("span", { class: "carts", "aria-hidden": "true" }, cart(ctx, content, COLOURS[i], { seat: player.seat, key: `ga-cart-${player.seat}-p${level}` })),
       ),
     );
   });
@@ -512,7 +519,7 @@ function pit(ctx, view, player, actions, mine) {
   const cageEl = () =>
     h(
       "div",
-      { class: "cage", "data-flip": `ga-cage-${player.seat}`, "aria-label": ctx.t("gluckauf.cage_at", { level: levelName(ctx, player.cage_level), n: player.cage.length }) },
+      { class: "cage", "data-flip": `ga-cage-${player.seat}`, role: "group", "aria-label": ctx.t("gluckauf.cage_at", { level: levelName(ctx, player.cage_level), n: player.cage.length }) },
       seatCubes(ctx, player.seat, "cage", player.cage.filter(Boolean)),
       Array.from({ length: Math.max(0, 5 - player.cage.filter(Boolean).length) }, () => h("span", { class: "cage-slot", "aria-hidden": "true" })),
     );
@@ -543,7 +550,7 @@ function pit(ctx, view, player, actions, mine) {
     { class: "pit-row surface", "data-level": 0 },
     h(
       "div",
-      { class: "side storage", "data-flip": `ga-storage-${player.seat}`, "aria-label": ctx.t("gluckauf.storage") },
+      { class: "side storage", "data-flip": `ga-storage-${player.seat}`, role: "group", "aria-label": ctx.t("gluckauf.storage") },
       h("span", { class: "row-label" }, ctx.t("gluckauf.storage")),
       h("span", { class: "storage-cubes" }, player.storage.length ? seatCubes(ctx, player.seat, "store", player.storage) : h("span", { class: "muted-label" }, "—")),
       stores.length
@@ -561,14 +568,14 @@ function pit(ctx, view, player, actions, mine) {
     h(
       "div",
       { class: ["pit-row", `lvl-${level}`, `c-${COLOURS[level - 1]}`], "data-level": level },
-      h("div", { class: "side light", "aria-label": ctx.t("gluckauf.side_of_level", { side: ctx.t("gluckauf.side.light"), n: level }) }, h("span", { class: "row-label" }, `${level} ${LIGHT}`), byLevel[level].light),
+      h("div", { class: "side light", role: "group", "aria-label": ctx.t("gluckauf.side_of_level", { side: ctx.t("gluckauf.side.light"), n: level }) }, h("span", { class: "row-label" }, `${level} ${LIGHT}`), byLevel[level].light),
       shaft(level),
-      h("div", { class: "side dark", "aria-label": ctx.t("gluckauf.side_of_level", { side: ctx.t("gluckauf.side.dark"), n: level }) }, byLevel[level].dark, h("span", { class: "row-label" }, `${DARK} ${level}`)),
+      h("div", { class: "side dark", role: "group", "aria-label": ctx.t("gluckauf.side_of_level", { side: ctx.t("gluckauf.side.dark"), n: level }) }, byLevel[level].dark, h("span", { class: "row-label" }, `${DARK} ${level}`)),
     ),
   );
   return h(
     "div",
-    { class: "pit", "aria-label": ctx.t("gluckauf.pit_of", { name: ctx.seatName(player.seat) }) },
+    { class: "pit", role: "group", "aria-label": ctx.t("gluckauf.pit_of", { name: ctx.seatName(player.seat) }) },
     h("div", { class: "pit-head", "aria-hidden": "true" }, h("span", null, `${LIGHT} ${ctx.t("gluckauf.side.light")}`), h("span", null, ctx.t("gluckauf.shaft")), h("span", null, `${ctx.t("gluckauf.side.dark")} ${DARK}`)),
     surface,
     levels,
@@ -781,7 +788,7 @@ function decisionPanel(ctx, picture, actions, figure = false) {
                 ? ctx.t("gluckauf.act.return_item", { item: itemName(ctx, kind, item.id) })
                 : itemName(ctx, kind, item.id);
             if (action) return actButton(ctx, action, { class: "drawn-item", "data-item": item.id, "aria-label": label }, face, badge);
-            return h("div", { class: "drawn-item", "data-item": item.id, "aria-label": label }, face, badge);
+            return h("div", { class: "drawn-item", role: "group", "data-item": item.id, "aria-label": label }, face, badge);
           }),
         ),
       );
@@ -860,7 +867,7 @@ function categoriesTable(ctx, view) {
     h("summary", null, ctx.t("gluckauf.categories_title", { shift: roman(view.shift) })),
     h(
       "div",
-      { class: "table-scroll" },
+      { class: "table-scroll", tabindex: 0 },
       h(
         "table",
         null,
@@ -917,7 +924,7 @@ function finalTable(ctx, view) {
     h("h3", null, ctx.t("gluckauf.final_title")),
     h(
       "div",
-      { class: "table-scroll" },
+      { class: "table-scroll", tabindex: 0 },
       h(
         "table",
         null,

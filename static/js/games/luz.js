@@ -424,7 +424,7 @@ function scoreSheet(ctx, view) {
     view.deal_scores.length
       ? h(
           "div",
-          { class: "table-scroll" },
+          { class: "table-scroll", tabindex: 0 },
           h(
             "table",
             null,

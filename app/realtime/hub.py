@@ -200,6 +200,7 @@ class Connection:
         """``since`` 0 asks for no events, unless ``seen``: this socket was sent version 0 (an
         open table) and now gets the start, whose setup events are version 1."""
         seat = snap.seat_of(self.player_id)
+        await service.check_undo(snap, seat)
         events = await service.events_since(snap, since, seat) if since or seen else []
         if events and self.lang:
             events = service.with_text(snap, events, self.lang)

@@ -69,6 +69,9 @@ _LOG = cast(Table, ActionRecord.__table__)
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 STATUSES = (OPEN, PLAYING, FINISHED)
 
+# Snapshot.undo: whether the seat that may take the last move back is known yet.
+UNDO_UNKNOWN, UNDO_MOVER, UNDO_SETTLED = "unknown", "mover", "settled"
+
 # Moves the server makes for a seat carry these id prefixes in the log (never undoable).
 BOT_MOVE, TIMEOUT_MOVE = "bot:", "timeout:"
 SERVER_MOVES = (BOT_MOVE, TIMEOUT_MOVE)
@@ -144,6 +147,12 @@ class Snapshot:
     clocks: dict[str, Any] | None = None
     # The state before the last action, kept for a quick undo: (its version, state).
     previous: tuple[int, BaseModel] | None = None
+    # Who may take the last move back now, so that every picture tells its seat (``undoable``)
+    # and no client offers a refused undo. ``undo`` is UNDO_UNKNOWN (not asked yet: the table
+    # was loaded, not moved, here), UNDO_MOVER (``undo_seat`` made the last action; the rules
+    # are not asked yet) or UNDO_SETTLED (``undo_seat`` may take it back; None: nobody).
+    undo_seat: int | None = None
+    undo: str = UNDO_UNKNOWN
     # Per-version caches: each seat's view and legal actions.
     pictures: dict[int | None, tuple[dict[str, Any] | None, list[dict[str, Any]]]] = field(
         default_factory=dict
@@ -169,6 +178,17 @@ class Snapshot:
         if self.status != PLAYING or self.state is None:
             return []
         return sorted(self.engine.to_act(self.state))
+
+
+def _may_undo(snap: Snapshot, seat: int | None) -> bool:
+    """Whether ``seat`` may take the table's last move back now (what POST /undo accepts)."""
+    return (
+        snap.undo == UNDO_SETTLED
+        and seat is not None
+        and seat == snap.undo_seat
+        and snap.status == PLAYING
+        and not snap.seats[seat].taken_over
+    )
 
 
 def _check_client_id(client_id: str | None) -> None:
@@ -392,6 +412,8 @@ class TableService:
             previous=cached.previous if cached is not None and state is cached.state else None,
             recent=recent,
         )
+        if cached is not None and state is cached.state:
+            snap.undo_seat, snap.undo = cached.undo_seat, cached.undo
         self._cache[row.id] = snap
         return snap
 
@@ -532,6 +554,7 @@ class TableService:
             "legal_actions": legal,
             "result": self.with_result_text(snap.engine, snap.result, lang),
         }
+        picture["undoable"] = _may_undo(snap, seat)
         if snap.status == PLAYING and snap.time_control.clock != "none":
             picture["clock"] = clocks.public_clocks(snap.time_control, snap.clocks, time.time())
         if events is not None:
@@ -900,7 +923,37 @@ class TableService:
         invite: str | None = None,
     ) -> dict[str, Any]:
         snap = await self.visible_snapshot(table_id, player, invite)
-        return self.picture(snap, snap.seat_of(player.id if player else None), lang=lang)
+        seat = snap.seat_of(player.id if player else None)
+        await self.check_undo(snap, seat)
+        return self.picture(snap, seat, lang=lang)
+
+    async def check_undo(self, snap: Snapshot, seat: int | None) -> None:
+        """Settle ``snap.undo_seat`` for a table loaded without it (after a restart, or moved by
+        another instance), before ``seat``'s picture says whether it may take back the last move.
+        The same questions as :meth:`undo`'s; only the mover's picture needs the rules' answer
+        (a re-play), so every other seat's is settled by one log read, or none."""
+        if snap.undo == UNDO_SETTLED or seat is None or snap.status != PLAYING:
+            return
+        if snap.undo == UNDO_MOVER and seat != snap.undo_seat:
+            return
+        records = await self.log_records(snap.id, snap.version - 1, limit=1)
+        last = records[0] if records else None
+        if (
+            last is None
+            or last.version != snap.version
+            or last.kind != ACTION
+            or last.seat is None
+            or (last.client_id or "").startswith(SERVER_MOVES)
+        ):
+            snap.undo_seat, snap.undo = None, UNDO_SETTLED
+            return
+        snap.undo_seat, snap.undo = last.seat, UNDO_MOVER
+        if last.seat != seat or snap.state is None:
+            return  # not this seat's move: its picture says no without asking the rules
+        engine = snap.engine
+        before = await self._state_before_last(snap)
+        undoable = engine.undoable(before, seat, parse_action(engine, last.action))
+        snap.undo_seat, snap.undo = (seat if undoable else None), UNDO_SETTLED
 
     async def act(
         self,
@@ -918,7 +971,7 @@ class TableService:
             snap = await self.snapshot(table_id)
         seat = self._my_seat(snap, player)
         _check_client_id(client_id)
-        return await self._act(snap.id, seat, version, action, client_id, offer_undo=True)
+        return await self._act(snap.id, seat, version, action, client_id)
 
     @staticmethod
     def _my_seat(snap: Snapshot, player: Player) -> int:
@@ -942,11 +995,10 @@ class TableService:
         client_id: str | None,
         *,
         timed_out: bool = False,
-        offer_undo: bool = False,
     ) -> dict[str, Any]:
-        """The gauntlet and the commit; with ``offer_undo`` the answer says whether the seat
-        may take the action back now (``undoable``), so that no client offers what the rules
-        make final or what revealed something."""
+        """The gauntlet and the commit. The answer says whether the seat may take the action
+        back now (``undoable``), so that no client offers what the rules make final or what
+        revealed something."""
         started = time.perf_counter()
         async with self._lock(table_id):
             # The cached snapshot is trusted when the client agrees with its version: the
@@ -961,9 +1013,7 @@ class TableService:
             # An idempotent retry is not a new action: it is answered before the status and
             # version checks, which the first attempt already passed (and which it moved on).
             if client_id is not None and not client_id.startswith(SERVER_MOVES):
-                replayed = await self._idempotent_answer(
-                    snap, seat, client_id, offer_undo=offer_undo
-                )
+                replayed = await self._idempotent_answer(snap, seat, client_id)
                 if replayed is not None:
                     return replayed
             # 3. playing
@@ -1006,17 +1056,16 @@ class TableService:
             event_dicts = [e.model_dump(mode="json") for e in events]
             if timed_out:
                 event_dicts.append({"type": "clock_timeout", "seat": seat, "visible_to": None})
+            # A move the server made for the seat stands (see undo); so does what the rules
+            # make final or what revealed something (the engine's undoable).
+            server_move = (client_id or "").startswith(SERVER_MOVES)
+            undoable = not server_move and engine.undoable(snap.state, seat, parsed)
             await self._commit(
                 snap, seat, parsed.model_dump(mode="json"), new_state, event_dicts, client_id,
-                timed_out=timed_out,
+                timed_out=timed_out, undo_seat=seat if undoable else None,
             )  # fmt: skip
             new_snap = self._cache[table_id]
-        answer = await self._after_commit(snap, new_snap, seat, event_dicts, started)
-        if offer_undo:
-            answer["undoable"] = new_snap.status == PLAYING and engine.undoable(
-                snap.state, seat, parsed
-            )
-        return answer
+        return await self._after_commit(snap, new_snap, seat, event_dicts, started)
 
     async def _after_commit(
         self,
@@ -1115,10 +1164,12 @@ class TableService:
         kind: str = "action",
         timed_out: bool = False,
         restored_clocks: dict[str, Any] | None = None,
+        undo_seat: int | None = None,
     ) -> None:
         """One transaction: compare-and-set the version, write the snapshot (and the clocks),
         append the log. An action's clocks carry those from before it (the undo point);
-        an undo writes ``restored_clocks``, the clocks from before the move it takes back."""
+        an undo writes ``restored_clocks``, the clocks from before the move it takes back.
+        ``undo_seat`` is the seat that may take this move back (None: nobody)."""
         engine = snap.engine
         result = engine.result(new_state)
         now = utcnow()
@@ -1200,6 +1251,8 @@ class TableService:
             recent=recent,
             pictures={},
             patches={},
+            undo_seat=undo_seat if result is None else None,
+            undo=UNDO_SETTLED,
         )
 
     async def _state_before_last(self, snap: Snapshot) -> BaseModel:
@@ -1209,7 +1262,7 @@ class TableService:
         return await self.replay_state(snap, upto=snap.version - 1)
 
     async def _idempotent_answer(
-        self, snap: Snapshot, seat: int, client_id: str, *, offer_undo: bool = False
+        self, snap: Snapshot, seat: int, client_id: str
     ) -> dict[str, Any] | None:
         async with self.sessionmaker() as session:
             record = (
@@ -1228,18 +1281,10 @@ class TableService:
             snap, redact_events([(record.version, record.seat, record.events)], seat), seat
         )
         answer = self.picture(past, seat, events=events)
-        if offer_undo:
-            # The same question as the first answer's, asked now: still the table's last
-            # move, the seat's own, and one the rules let it take back.
-            engine = snap.engine
-            answer["undoable"] = (
-                record.kind == ACTION
-                and record.version == snap.version
-                and snap.status == PLAYING
-                and engine.undoable(
-                    await self._state_before_last(snap), seat, parse_action(engine, record.action)
-                )
-            )
+        # The same question as the first answer's, asked now: still the table's last move,
+        # the seat's own, and one the rules let it take back.
+        await self.check_undo(snap, seat)
+        answer["undoable"] = record.version == snap.version and _may_undo(snap, seat)
         answer["replayed"] = True
         return answer
 
@@ -1259,6 +1304,9 @@ class TableService:
             recent=OrderedDict(),
             pictures={},
             patches={},
+            # Not the table's last version: nothing of it can be taken back any more.
+            undo_seat=None,
+            undo=UNDO_SETTLED,
         )
 
     async def log_records(

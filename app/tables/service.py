@@ -46,6 +46,7 @@ from app.games.base import (
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableUpdate
+from app.refusals import validation_reason
 from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
@@ -194,7 +195,9 @@ def _may_undo(snap: Snapshot, seat: int | None) -> bool:
 def _check_client_id(client_id: str | None) -> None:
     if client_id is not None and client_id.startswith(SERVER_MOVES):
         raise errors.ValidationFailed(
-            "action ids starting with 'bot:' or 'timeout:' are reserved for the server", field="id"
+            "action ids starting with 'bot:' or 'timeout:' are reserved for the server",
+            reason="reserved_id",
+            field="id",
         )
 
 
@@ -329,7 +332,11 @@ class TableService:
         engine = self.games.get(game_id)
         if engine is None:
             known = ", ".join(sorted(self.games))
-            raise errors.NotFound(f"no game '{game_id}'; known games: {known}")
+            raise errors.NotFound(
+                f"no game '{game_id}'; known games: {known}",
+                reason="game",
+                params={"game": game_id},
+            )
         return engine
 
     def games_public(self) -> list[dict[str, Any]]:
@@ -365,7 +372,7 @@ class TableService:
     async def _load_row(self, session: AsyncSession, table_id: str) -> GameTable:
         row = await session.get(GameTable, table_id, populate_existing=True)
         if row is None:
-            raise errors.NotFound(f"no table '{table_id}'")
+            raise errors.NotFound(f"no table '{table_id}'", reason="table")
         return row
 
     def _snapshot_from_row(self, row: GameTable) -> Snapshot:
@@ -421,7 +428,9 @@ class TableService:
         """The table as stored now; the parsed state is reused while the version is unchanged."""
         if "\x00" in table_id:
             # No id holds a NUL, and PostgreSQL cannot even compare text holding one.
-            raise errors.NotFound("no table with that id (ids hold no NUL character)")
+            raise errors.NotFound(
+                "no table with that id (ids hold no NUL character)", reason="table"
+            )
         cached = self._cache.get(table_id)
         if cached is not None and not fresh:
             return cached
@@ -434,7 +443,7 @@ class TableService:
                 ).one_or_none() or (None, None)
                 if version is None:
                     self._cache.pop(table_id, None)
-                    raise errors.NotFound(f"no table '{table_id}'")
+                    raise errors.NotFound(f"no table '{table_id}'", reason="table")
                 # An open table's seats change without a new version (joins, bots, leaves on
                 # any instance): it is always read afresh, so no answer shows a stale lobby.
                 if version == cached.version and status == cached.status and status != OPEN:
@@ -615,6 +624,8 @@ class TableService:
         if not info.min_players <= seat_count <= info.max_players:
             raise errors.ValidationFailed(
                 f"{info.title} is for {info.min_players} to {info.max_players} players, not {seat_count}",
+                reason="seat_count",
+                params={"min": info.min_players, "max": info.max_players, "seats": seat_count},
                 field="seats",
             )
         parsed = self._parse_options(engine, options or {}, seat_count)
@@ -656,7 +667,7 @@ class TableService:
             select(Player.id).where(Player.id == owner.id).with_for_update(key_share=True)
         )
         if locked.scalar_one_or_none() is None:
-            raise errors.Unauthorized("this player no longer exists")
+            raise errors.Unauthorized("this player no longer exists", reason="unknown_player")
         count = (
             await session.execute(
                 select(func.count())
@@ -666,25 +677,36 @@ class TableService:
         ).scalar_one()
         if count >= cap:
             raise errors.TooManyTables(
-                f"you already own {count} open or running tables (the limit is {cap}); finish or leave some first"
+                f"you already own {count} open or running tables (the limit is {cap}); finish or leave some first",
+                params={"count": count, "limit": cap},
             )
 
     @staticmethod
     def _parse_options(engine: Engine, options: dict[str, Any], seat_count: int) -> BaseModel:
         if not isinstance(options, dict):
-            raise errors.ValidationFailed("options must be a JSON object", field="options")
+            raise errors.ValidationFailed(
+                "options must be a JSON object",
+                reason="not_object",
+                params={"field": "options"},
+                field="options",
+            )
         try:
             parsed = parse_options(engine, options)
         except ValidationError as exc:
+            reason, params = validation_reason(exc.errors(), root="options")
             raise errors.ValidationFailed(
                 f"invalid options for {engine.info.title}",
+                reason=reason,
+                params=params,
                 field="options",
                 errors=validation_details(exc),
             ) from None
         try:
             engine.validate_options(parsed, seat_count)
         except InvalidOptions as exc:
-            raise errors.ValidationFailed(exc.message, field="options") from None
+            raise errors.ValidationFailed(
+                exc.message, reason=exc.reason, params=exc.params, field="options"
+            ) from None
         return parsed
 
     async def list_tables(
@@ -701,12 +723,20 @@ class TableService:
         (app.tables.lobby), so a page is always full of tables the viewer may see."""
         if status is not None and status not in STATUSES:
             raise errors.ValidationFailed(
-                f"status must be one of {', '.join(STATUSES)}", field="status"
+                f"status must be one of {', '.join(STATUSES)}",
+                reason="not_a_choice",
+                params={"expected": ", ".join(STATUSES)},
+                field="status",
             )
         if game is not None:
             self.engine(game)
         if not 1 <= limit <= lobby.MAX_PAGE:
-            raise errors.ValidationFailed(f"limit is 1..{lobby.MAX_PAGE}", field="limit")
+            raise errors.ValidationFailed(
+                f"limit is 1..{lobby.MAX_PAGE}",
+                reason="out_of_range",
+                params={"min": 1, "max": lobby.MAX_PAGE},
+                field="limit",
+            )
         viewer_id = viewer.id if viewer else None
         query = lobby.listing_query(
             status=status, game=game, games=self.games, viewer_id=viewer_id, cursor=cursor,
@@ -745,7 +775,7 @@ class TableService:
             select(GameTable.id).where(GameTable.id == table_id).with_for_update(key_share=True)
         )
         if found.scalar_one_or_none() is None:
-            raise errors.NotFound(f"no table '{table_id}'")
+            raise errors.NotFound(f"no table '{table_id}'", reason="table")
         return await self._load_row(session, table_id)
 
     async def _change_seats(
@@ -770,7 +800,7 @@ class TableService:
             except StaleDataError:
                 # Removed under the change (by the host or the housekeeping).
                 self.invalidate(table_id)
-                raise errors.NotFound(f"no table '{table_id}'") from None
+                raise errors.NotFound(f"no table '{table_id}'", reason="table") from None
             self.invalidate(table_id)
             try:
                 snap = await self.snapshot(table_id)
@@ -837,12 +867,15 @@ class TableService:
         chosen = level or levels[0]
         if chosen not in levels:
             raise errors.ValidationFailed(
-                f"bot level must be one of {', '.join(levels)}", field="level"
+                f"bot level must be one of {', '.join(levels)}",
+                reason="not_a_choice",
+                params={"expected": ", ".join(levels)},
+                field="level",
             )
 
         def change(row: GameTable) -> int:
             if row.owner_id != player.id:
-                raise errors.Forbidden("only the table's owner may add bots")
+                raise errors.Forbidden("only the table's owner may add bots", reason="owner_only")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
             if not free:
                 raise errors.TableFull("every seat at this table is taken")
@@ -859,7 +892,9 @@ class TableService:
                 # Holds the row as the lobby changes do: no seat empties under a start.
                 row = await self._lock_row(session, table_id)
                 if row.owner_id != player.id:
-                    raise errors.Forbidden("only the table's owner may start the game")
+                    raise errors.Forbidden(
+                        "only the table's owner may start the game", reason="owner_only"
+                    )
                 if row.status != OPEN:
                     raise errors.AlreadyStarted("the game has already started")
                 taken = sum(1 for s in row.seats if s.player_id or s.bot_level)
@@ -977,7 +1012,8 @@ class TableService:
     def _my_seat(snap: Snapshot, player: Player) -> int:
         seat = snap.seat_of(player.id)
         if seat is None and snap.private:
-            raise errors.NotFound(f"no table '{snap.id}'")  # not confirmed to outsiders
+            # not confirmed to outsiders
+            raise errors.NotFound(f"no table '{snap.id}'", reason="table")
         if seat is None:
             raise errors.NotSeated("you hold no seat at this table; spectators cannot act")
         if snap.seats[seat].taken_over:
@@ -1039,8 +1075,11 @@ class TableService:
                 parsed = parse_action(engine, action)
             except ValidationError as exc:
                 ACTIONS.labels(snap.game, "validation_error").inc()
+                reason, params = validation_reason(exc.errors(), root="action")
                 raise errors.ValidationFailed(
                     f"that is not a {engine.info.title} action",
+                    reason=reason,
+                    params=params,
                     field="action",
                     errors=validation_details(exc),
                 ) from None
@@ -1052,7 +1091,9 @@ class TableService:
                 raise errors.NotPlaying(exc.message) from None
             except RulesError as exc:
                 ACTIONS.labels(snap.game, "illegal_action").inc()
-                raise errors.IllegalActionError(exc.message) from None
+                raise errors.IllegalActionError(
+                    exc.message, reason=exc.reason, params=exc.params
+                ) from None
             event_dicts = [e.model_dump(mode="json") for e in events]
             if timed_out:
                 event_dicts.append({"type": "clock_timeout", "seat": seat, "visible_to": None})
@@ -1116,19 +1157,24 @@ class TableService:
             last = records[0] if records else None
             if last is None or last.version != snap.version or last.kind != ACTION:
                 raise errors.NotUndoable(
-                    "there is no action to take back: the last move was not an action"
+                    "there is no action to take back: the last move was not an action",
+                    reason="no_action",
                 )
             if last.seat != seat:
                 raise errors.NotUndoable(
-                    "you can take back only your own last action, before anybody else acts"
+                    "you can take back only your own last action, before anybody else acts",
+                    reason="not_yours",
                 )
             if (last.client_id or "").startswith(SERVER_MOVES):
-                raise errors.NotUndoable("a bot made that move for your seat; it stands")
+                raise errors.NotUndoable(
+                    "a bot made that move for your seat; it stands", reason="server_move"
+                )
             before = await self._state_before_last(snap)
             engine = snap.engine
             if not engine.undoable(before, seat, parse_action(engine, last.action)):
                 raise errors.NotUndoable(
-                    "that action cannot be taken back: it revealed hidden information or drew chance"
+                    "that action cannot be taken back: it revealed hidden information or drew chance",
+                    reason="final",
                 )
             events = [
                 {"type": "action_undone", "seat": seat, "undoes": last.version, "visible_to": None}
@@ -1211,7 +1257,7 @@ class TableService:
                     ).scalar_one_or_none()
                     if current is None:
                         # Deleted meanwhile (by another instance: this one's cache still had it).
-                        raise errors.NotFound(f"no table '{snap.id}'")
+                        raise errors.NotFound(f"no table '{snap.id}'", reason="table")
                     raise errors.StaleVersion(
                         "another action was applied first", current_version=current
                     )
@@ -1378,7 +1424,9 @@ class TableService:
         picture (it shows who is connected now) is rendered once and kept."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
-            raise errors.NotFinished("the full history is shown only after the game has ended")
+            raise errors.NotFinished(
+                "the full history is shown only after the game has ended", reason="replay"
+            )
         rest = await self.replays.rendered(
             ("replay", snap.id, snap.version), lambda pacer: self._render_replay(snap, pacer)
         )
@@ -1434,12 +1482,16 @@ class TableService:
         each perspective's steps are rendered once (paced) and kept; a window is a slice."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
-            raise errors.NotFinished("the replay is shown only after the game has ended")
+            raise errors.NotFinished(
+                "the replay is shown only after the game has ended", reason="replay"
+            )
         seat: int | None = None
         if perspective not in ("full", "spectator"):
             if not perspective.isdigit() or int(perspective) >= snap.seat_count:
                 raise errors.ValidationFailed(
                     f"perspective is full, spectator or a seat 0..{snap.seat_count - 1}",
+                    reason="not_a_choice",
+                    params={"expected": f"full, spectator, 0..{snap.seat_count - 1}"},
                     field="perspective",
                 )
             seat = int(perspective)
@@ -1639,14 +1691,20 @@ class TableService:
         ).scalar_one_or_none()
         player_id = snap.seats[seat].player_id
         if row is None or row.player_id is None or row.player_id != player_id:
-            raise errors.NoTakeover(f"seat {seat} has no player to replace")
+            raise errors.NoTakeover(
+                f"seat {seat} has no player to replace", reason="no_player", seat=seat
+            )
         if row.bot_level is not None:
-            raise errors.NoTakeover(f"seat {seat} is already played by a bot")
+            raise errors.NoTakeover(
+                f"seat {seat} is already played by a bot", reason="already_bot", seat=seat
+            )
         away, since = await self._absence(session, snap, seat, row.last_seen_at)
         if away < tc.grace_seconds:
             raise errors.NoTakeover(
                 f"seat {seat}'s player has been away {int(away)} s; a seat can be handed to a bot "
                 f"after {tc.grace_seconds} s",
+                reason="too_soon",
+                seat=seat,
                 away_seconds=int(away), grace_seconds=tc.grace_seconds,
             )  # fmt: skip
         return row, since
@@ -1660,17 +1718,24 @@ class TableService:
         if snap.status != PLAYING:
             raise errors.NotPlaying(f"the table is {snap.status}, not playing")
         if not 0 <= seat < snap.seat_count:
-            raise errors.ValidationFailed(f"seat must be 0..{snap.seat_count - 1}", field="seat")
+            raise errors.ValidationFailed(
+                f"seat must be 0..{snap.seat_count - 1}",
+                reason="out_of_range",
+                params={"min": 0, "max": snap.seat_count - 1},
+                field="seat",
+            )
         voter_seat = snap.seat_of(voter.id)
         if voter_seat is None:
             raise errors.NotSeated("only players seated at this table may vote")
         target = snap.seats[seat]
         if voter_seat == seat:
-            raise errors.NoTakeover("you cannot vote on your own seat")
+            raise errors.NoTakeover("you cannot vote on your own seat", reason="own_seat")
         if target.player_id is None or target.taken_over:
-            raise errors.NoTakeover(f"seat {seat} is already played by a bot")
+            raise errors.NoTakeover(
+                f"seat {seat} is already played by a bot", reason="already_bot", seat=seat
+            )
         if tc.abandon == "off":
-            raise errors.NoTakeover("this table does not hand seats to bots")
+            raise errors.NoTakeover("this table does not hand seats to bots", reason="off")
         voters = {s.player_id for s in snap.seats if s.player_id and s.seat != seat}
         async with self._lock(table_id), self.sessionmaker() as session, session.begin():
             row, since = await self._seat_for_takeover(session, snap, seat)
@@ -1697,7 +1762,9 @@ class TableService:
             else:
                 found = await session.get(Seat, (table_id, seat))
                 if found is None or found.player_id is None:
-                    raise errors.NoTakeover(f"seat {seat} has no player to replace")
+                    raise errors.NoTakeover(
+                        f"seat {seat} has no player to replace", reason="no_player", seat=seat
+                    )
                 row = found
             row.bot_level = row.bot_level or "normal"
             row.takeover_votes = None
@@ -1724,7 +1791,7 @@ class TableService:
             if seat is None:
                 raise errors.NotSeated("you hold no seat at this table")
             if not snap.seats[seat].taken_over:
-                raise errors.NoTakeover("no bot is playing your seat")
+                raise errors.NoTakeover("no bot is playing your seat", reason="not_taken_over")
             async with self.sessionmaker() as session, session.begin():
                 row = await session.get(Seat, (table_id, seat))
                 assert row is not None

@@ -272,7 +272,6 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
                     errors.ValidationFailed(
                         "since is a version: a whole number from 0; sending the current state",
                         reason="not_integer",
-                        params={"field": "since"},
                         field="since",
                     )
                 )

@@ -25,9 +25,7 @@ def _public(message: ChatMessage) -> dict[str, Any]:
 
 def clean_text(raw: Any) -> str:
     if not isinstance(raw, str):
-        raise errors.ValidationFailed(
-            "a chat message is a string", reason="not_text", params={"field": "text"}, field="text"
-        )
+        raise errors.ValidationFailed("a chat message is a string", reason="not_text", field="text")
     text = " ".join(raw.split())
     if not text:
         raise errors.ValidationFailed(

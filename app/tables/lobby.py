@@ -37,7 +37,6 @@ def decode_cursor(cursor: str) -> tuple[datetime, str]:
     bad = errors.ValidationFailed(
         "cursor is not one this server issued: pass X-Next-Cursor back verbatim",
         reason="bad_format",
-        params={"field": "cursor"},
         field="cursor",
     )
     try:

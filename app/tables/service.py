@@ -687,7 +687,6 @@ class TableService:
             raise errors.ValidationFailed(
                 "options must be a JSON object",
                 reason="not_object",
-                params={"field": "options"},
                 field="options",
             )
         try:

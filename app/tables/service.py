@@ -475,7 +475,9 @@ class TableService:
         if invite and secrets.compare_digest(invite.encode(), snap.invite_code.encode()):
             return
         # A wrong code answers as no code does; the error handler counts it as a guess.
-        raise (errors.WrongInvite if invite else errors.NotFound)(f"no table '{snap.id}'")
+        raise (errors.WrongInvite if invite else errors.NotFound)(
+            f"no table '{snap.id}'", reason="table"
+        )
 
     async def visible_snapshot(
         self, table_id: str, viewer: Player | None, invite: str | None = None
@@ -821,7 +823,9 @@ class TableService:
             ):
                 # Without its code a private table is not confirmed to exist; a wrong code is
                 # a guess, counted against the caller's address (WrongInvite).
-                raise (errors.WrongInvite if invite else errors.NotFound)(f"no table '{table_id}'")
+                raise (errors.WrongInvite if invite else errors.NotFound)(
+                    f"no table '{table_id}'", reason="table"
+                )
             if seated:
                 raise errors.AlreadySeated("you already hold a seat at this table")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]

@@ -50,6 +50,11 @@ export function describeOption(raw, root) {
   if (prop.enum || prop.const !== undefined) {
     return { kind: "choice", values: prop.enum || [prop.const], seat: false, default: fallback };
   }
+  if (Array.isArray(prop.type)) {
+    // {"type": ["integer", "null"]}: the same as an anyOf with null.
+    const type = prop.type.find((x) => x !== "null");
+    return { ...plain({ ...prop, type }, fallback), nullable: prop.type.includes("null") };
+  }
   return plain(prop, fallback);
 }
 

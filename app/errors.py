@@ -1,11 +1,15 @@
 """The AppError hierarchy: every rejection the server gives, with its API code and status.
 
 One exception handler (REST) and one error frame (WebSocket) turn these into the
-envelope of API.md: {"error": {"code", "message", ...details}}.
+envelope of API.md: {"error": {"code", "message", ...details}}, extended (API-EXTENSIONS.md
+"Errors in the client's language") with ``reason``, a finer code where one code covers
+refusals a person would tell apart, and ``params``, the values the message is built from,
+so that a client words the refusal in its own language (static/i18n: error.<code>[.<reason>]).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 
@@ -13,13 +17,24 @@ class AppError(Exception):
     code: ClassVar[str] = "error"
     status: ClassVar[int] = 400
 
-    def __init__(self, message: str, **details: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        **details: Any,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        self.reason = reason
+        self.params = dict(params or {})
         self.details = details
 
     def envelope(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message, **self.details}}
+        return envelope(
+            self.code, self.message, reason=self.reason, params=self.params, **self.details
+        )
 
 
 class Unauthorized(AppError):
@@ -129,8 +144,24 @@ class Unavailable(AppError):
     status = 503
 
 
-def envelope(code: str, message: str, **details: Any) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, **details}}
+def envelope(
+    code: str,
+    message: str,
+    *,
+    reason: str | None = None,
+    params: Mapping[str, Any] | None = None,
+    **details: Any,
+) -> dict[str, Any]:
+    """The error envelope. ``params`` also holds every scalar detail (``field``,
+    ``current_version``, ``retry_after``...): one place for a translation's values."""
+    body: dict[str, Any] = {"code": code, "message": message, **details}
+    values = {k: v for k, v in details.items() if isinstance(v, str | int | float | bool)}
+    values.update(params or {})
+    if reason:
+        body["reason"] = reason
+    if values:
+        body["params"] = values
+    return {"error": body}
 
 
 class WrongInvite(NotFound):
@@ -142,8 +173,8 @@ class RetryLater(RateLimited):
     """429 ``rate_limited`` that says when to come back: ``retry_after`` seconds, in the
     envelope and as the Retry-After header."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message, retry_after=retry_after)
+    def __init__(self, message: str, retry_after: int, *, reason: str | None = None) -> None:
+        super().__init__(message, reason=reason, retry_after=retry_after)
         self.headers = {"Retry-After": str(retry_after)}
 
 

@@ -45,6 +45,7 @@ from app.realtime import ws
 from app.realtime.asyncapi import asyncapi_document
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
+from app.refusals import validation_reason
 from app.security import (
     BodySizeLimitMiddleware,
     RateLimiter,
@@ -126,7 +127,15 @@ def _install_error_handlers(app: FastAPI) -> None:
         ]
         first = details[0] if details else {"loc": [], "msg": "invalid request"}
         where = ".".join(str(p) for p in first["loc"][1:]) or "body"
-        body = errors.envelope("validation_error", f"{where}: {first['msg']}", errors=details)
+        # The first part of a loc is where the value came from (body, query, path).
+        reason, params = validation_reason(exc.errors(), drop=1)
+        body = errors.envelope(
+            "validation_error",
+            f"{where}: {first['msg']}",
+            reason=reason,
+            params=params,
+            errors=details,
+        )
         return JSONResponse(jsonable_encoder(body), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)

@@ -65,7 +65,8 @@ class RateLimiter:
     async def check_new_player(self, ip: str) -> None:
         if not await self.hit(self.new_players, "new-player", ip):
             raise errors.RateLimited(
-                f"too many players created from this address (limit {self.new_players})"
+                f"too many players created from this address (limit {self.new_players})",
+                reason="new_players",
             )
 
     async def check_code_budget(self, ip: str) -> None:
@@ -80,7 +81,8 @@ class RateLimiter:
         if not left:
             raise errors.RateLimited(
                 f"too many attempts from this address (limit {self.new_players}); "
-                "wait before trying another code"
+                "wait before trying another code",
+                reason="code_attempts",
             )
 
     async def failed_code(self, ip: str) -> None:
@@ -89,7 +91,8 @@ class RateLimiter:
         if not await self.hit(self.new_players, "new-player", ip):
             raise errors.RateLimited(
                 f"too many attempts from this address (limit {self.new_players}); "
-                "wait before trying another code"
+                "wait before trying another code",
+                reason="code_attempts",
             )
 
     async def retry_after(self, item: limits.RateLimitItem, *keys: str) -> int:
@@ -110,6 +113,7 @@ class RateLimiter:
                 raise errors.RetryLater(
                     f"too many replay requests (limit {item}); retry later",
                     retry_after=await self.retry_after(item, scope, key),
+                    reason="replay",
                 )
 
 
@@ -164,7 +168,9 @@ class BodySizeLimitMiddleware:
             await self.app(scope, receive, send)
             return
         too_big = errors.envelope(
-            "payload_too_large", f"request bodies are limited to {self.max_bytes} bytes"
+            "payload_too_large",
+            f"request bodies are limited to {self.max_bytes} bytes",
+            params={"max_bytes": self.max_bytes},
         )
         for name, value in scope.get("headers", ()):
             if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:

@@ -33,7 +33,7 @@ async def optional_player(service: ServiceDep, credentials: Credentials) -> Play
         return None
     player = await service.player_by_token(credentials.credentials)
     if player is None:
-        raise errors.Unauthorized("unknown or revoked token")
+        raise errors.Unauthorized("unknown or revoked token", reason="bad_token")
     return player
 
 
@@ -51,11 +51,13 @@ def require_admin(request: Request, credentials: Credentials) -> None:
     """The host's admin token (PARTIDA_ADMIN_TOKEN), compared in constant time."""
     token = request.app.state.settings.admin_token
     if not token:
-        raise errors.Forbidden("this server has no admin token configured (PARTIDA_ADMIN_TOKEN)")
+        raise errors.Forbidden(
+            "this server has no admin token configured (PARTIDA_ADMIN_TOKEN)", reason="admin"
+        )
     if credentials is None or not secrets.compare_digest(
         credentials.credentials.encode(), token.encode()
     ):
-        raise errors.Unauthorized("send Authorization: Bearer <admin token>")
+        raise errors.Unauthorized("send Authorization: Bearer <admin token>", reason="admin")
 
 
 def get_admin(request: Request, _authorised: Annotated[None, Depends(require_admin)]) -> Admin:

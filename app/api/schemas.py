@@ -217,6 +217,11 @@ class StateOut(BaseModel):
     clock: dict[str, Any] | None = Field(
         default=None, description="the turn clocks, when the table has a time control"
     )
+    undoable: bool = Field(
+        default=False,
+        description="whether the caller's seat may take the table's last move back now "
+        "(POST /undo would accept it); false for spectators and every other seat",
+    )
 
 
 class UndoRequest(BaseModel):
@@ -241,7 +246,18 @@ class GamePublic(BaseModel):
 
 class ErrorBody(BaseModel):
     code: str
-    message: str
+    message: str = Field(description="a sentence in English, for developers and logs")
+    reason: str | None = Field(
+        default=None,
+        description="a finer code where one code covers refusals people tell apart "
+        '(e.g. not_undoable "final"; an engine\'s "luz.follow"); a client words the refusal '
+        "by (code, reason)",
+    )
+    params: dict[str, Any] | None = Field(
+        default=None,
+        description="the values the refusal is built from, by name (the scalar details "
+        "included), for a client's own sentence",
+    )
 
 
 class ErrorEnvelope(BaseModel):

@@ -39,14 +39,37 @@ T = TypeVar("T")
 # --------------------------------------------------------------------------- errors
 
 
+class Refusal(str):
+    """The English sentence of a refusal that also carries what a client needs to word it in
+    its own language: ``reason``, a stable code ("<game>.<snake_case>", the key
+    ``error.<api code>.<reason>`` of static/i18n), and ``params``, the values the sentence
+    names. Being a ``str``, it goes wherever an engine's helpers used to return the text."""
+
+    reason: str
+    params: dict[str, Any]
+
+    def __new__(cls, text: str, reason: str, **params: Any) -> Refusal:
+        refusal = super().__new__(cls, text)
+        refusal.reason = reason
+        refusal.params = params
+        return refusal
+
+
 class RulesError(ValueError):
-    """Base class of every error an engine raises; ``code`` is the API error code."""
+    """Base class of every error an engine raises; ``code`` is the API error code.
+
+    ``reason`` and ``params`` say the same as ``message`` for a translation (see
+    :class:`Refusal`); a :class:`Refusal` given as the message brings its own."""
 
     code: ClassVar[str] = "illegal_action"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, reason: str | None = None, **params: Any) -> None:
         super().__init__(message)
-        self.message = message
+        self.message = str(message)
+        if reason is None and isinstance(message, Refusal):
+            reason, params = message.reason, {**message.params, **params}
+        self.reason = reason
+        self.params = params
 
 
 class IllegalAction(RulesError):
@@ -390,7 +413,7 @@ def dump(value: BaseModel) -> dict[str, Any]:
 def random_bot(legal_actions: list[Any], rng: random.Random) -> Any:
     """The 'random' bot level shared by every game: a uniform legal action."""
     if not legal_actions:
-        raise IllegalAction("the bot was asked to act with no legal action")
+        raise IllegalAction("the bot was asked to act with no legal action", "no_legal_action")
     return legal_actions[rng.randrange(len(legal_actions))]
 
 

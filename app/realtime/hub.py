@@ -131,7 +131,9 @@ class Connection:
         self.cancel()
         frame = {
             "type": "error",
-            **errors.Unauthorized(f"{reason} by the host; this token no longer works").envelope(),
+            **errors.Unauthorized(
+                f"{reason} by the host; this token no longer works", reason="blocked"
+            ).envelope(),
         }
         async with self._send_lock:
             if self.websocket.application_state != WebSocketState.CONNECTED:
@@ -149,7 +151,8 @@ class Connection:
             return
         self.revoked = True
         self.cancel()
-        frame = {"type": "error", **errors.NotFound(f"no table '{self.table_id}'").envelope()}
+        gone = errors.NotFound(f"no table '{self.table_id}'", reason="table")
+        frame = {"type": "error", **gone.envelope()}
         async with self._send_lock:
             if self.websocket.application_state != WebSocketState.CONNECTED:
                 return
@@ -200,6 +203,7 @@ class Connection:
         """``since`` 0 asks for no events, unless ``seen``: this socket was sent version 0 (an
         open table) and now gets the start, whose setup events are version 1."""
         seat = snap.seat_of(self.player_id)
+        await service.check_undo(snap, seat)
         events = await service.events_since(snap, since, seat) if since or seen else []
         if events and self.lang:
             events = service.with_text(snap, events, self.lang)

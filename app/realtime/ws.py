@@ -44,6 +44,7 @@ from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
 from app.realtime.broker import TableUpdate
 from app.realtime.hub import BLOCKED, CLOSE_AUTH, Connection, Credits, Hub
+from app.refusals import validation_reason
 from app.tables.chat_rate import check_chat_rate
 from app.tables.service import TableService, validation_details
 
@@ -198,7 +199,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     refused = hub.hold_address(ip)
     await websocket.accept()
     if refused is not None:
-        await websocket.send_json(_error_frame(errors.RateLimited(refused)))
+        await websocket.send_json(_error_frame(errors.RateLimited(refused, reason="sockets")))
         await websocket.close(CLOSE_FLOOD, "too many sockets")
         return
     try:
@@ -225,7 +226,9 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
     if token:
         player = await service.player_by_token(token)
         if player is None:
-            await websocket.send_json(_error_frame(errors.Unauthorized("unknown or revoked token")))
+            await websocket.send_json(
+                _error_frame(errors.Unauthorized("unknown or revoked token", reason="bad_token"))
+            )
             await websocket.close(CLOSE_AUTH, "unauthorized")
             return
     try:
@@ -247,7 +250,7 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
     conn.lang = _LANGS.get(websocket.query_params.get("lang") or "")
     conn.delta = websocket.query_params.get("delta") in ("1", "true")
     if (refused := hub.refusal(conn)) is not None:
-        await websocket.send_json(_error_frame(errors.RateLimited(refused)))
+        await websocket.send_json(_error_frame(errors.RateLimited(refused, reason="sockets")))
         await websocket.close(CLOSE_FLOOD, "too many sockets")
         return
     first = hub.add(conn)
@@ -268,6 +271,7 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
                 _error_frame(
                     errors.ValidationFailed(
                         "since is a version: a whole number from 0; sending the current state",
+                        reason="not_integer",
                         field="since",
                     )
                 )
@@ -307,7 +311,9 @@ async def _serve(
             if bucket.strikes > bucket.burst:
                 await websocket.close(CLOSE_FLOOD, "too many frames")
                 return
-            await conn.send(_error_frame(errors.RateLimited("too many frames; slow down")))
+            await conn.send(
+                _error_frame(errors.RateLimited("too many frames; slow down", reason="frames"))
+            )
             continue
         try:
             await _handle(raw, conn, service)
@@ -328,14 +334,18 @@ async def _serve(
 
 def _parse(raw: str) -> tuple[Any, errors.AppError | None]:
     too_deep = errors.ValidationFailed(
-        f"frames must be JSON objects nested at most {MAX_DEPTH} levels deep"
+        f"frames must be JSON objects nested at most {MAX_DEPTH} levels deep",
+        reason="too_deep",
+        params={"max_depth": MAX_DEPTH},
     )
     try:
         data = json.loads(raw)
     except RecursionError:
         return None, too_deep
     except ValueError:
-        return None, errors.ValidationFailed("frames must be JSON objects")
+        return None, errors.ValidationFailed(
+            "frames must be JSON objects", reason="bad_format", params={"field": "frame"}
+        )
     if nesting_depth(data) > MAX_DEPTH:
         return None, too_deep
     return data, None
@@ -353,10 +363,15 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
     except (ValidationError, RecursionError) as exc:
         FRAMES.labels("in", "invalid").inc()
         details = validation_details(exc) if isinstance(exc, ValidationError) else []
+        reason, params = validation_reason(
+            exc.errors() if isinstance(exc, ValidationError) else [], root="frame"
+        )
         await conn.send(
             _error_frame(
                 errors.ValidationFailed(
                     "unknown or malformed frame; expected type action, undo, sync, ping, chat or auth",
+                    reason=reason,
+                    params=params,
                     errors=details,
                 ),
                 ref,
@@ -374,7 +389,8 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
         elif isinstance(frame, ChatFrame):
             if conn.player is None:
                 raise errors.Unauthorized(
-                    "spectators without a token cannot chat; connect with a token"
+                    "spectators without a token cannot chat; connect with a token",
+                    reason="spectator",
                 )
             app_state = conn.websocket.app.state
             await check_chat_rate(
@@ -386,7 +402,9 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
             await _authenticate(frame, conn, service)
         else:
             if conn.player is None:
-                raise errors.Unauthorized("spectators cannot act; connect with a token")
+                raise errors.Unauthorized(
+                    "spectators cannot act; connect with a token", reason="spectator"
+                )
             if isinstance(frame, UndoFrame):
                 picture = await service.undo(conn.table_id, conn.player, frame.version, frame.id)
             else:
@@ -413,12 +431,14 @@ async def _authenticate(frame: AuthFrame, conn: Connection, service: TableServic
     verified_at = time.monotonic()
     player = await service.player_by_token(frame.token)
     if player is None:
-        await conn.send(_error_frame(errors.Unauthorized("unknown or revoked token")))
+        await conn.send(
+            _error_frame(errors.Unauthorized("unknown or revoked token", reason="bad_token"))
+        )
         await conn.websocket.close(CLOSE_AUTH, "unauthorized")
         return
     hub: Hub = conn.websocket.app.state.hub
     if (refused := hub.refusal(conn, player)) is not None:
-        await conn.send(_error_frame(errors.RateLimited(refused)))
+        await conn.send(_error_frame(errors.RateLimited(refused, reason="sockets")))
         await conn.websocket.close(CLOSE_FLOOD, "too many sockets")
         return
     changed = hub.reassign(conn, player)

@@ -41,7 +41,7 @@ class Admin:
         async with self.sessionmaker() as session, session.begin():
             row = await session.get(GameTable, table_id)
             if row is None:
-                raise errors.NotFound(f"no table '{table_id}'")
+                raise errors.NotFound(f"no table '{table_id}'", reason="table")
             await session.delete(row)
         self.service.invalidate(table_id)
         await self.service.announce_table(table_id)
@@ -53,7 +53,7 @@ class Admin:
             async with self.sessionmaker() as session, session.begin():
                 row = await session.get(GameTable, table_id)
                 if row is None:
-                    raise errors.NotFound(f"no table '{table_id}'")
+                    raise errors.NotFound(f"no table '{table_id}'", reason="table")
                 if row.status != PLAYING:
                     raise errors.NotPlaying(f"the table is {row.status}, not playing")
                 row.status = FINISHED
@@ -90,7 +90,7 @@ class Admin:
         async with self.sessionmaker() as session, session.begin():
             player = await session.get(Player, player_id)
             if player is None:
-                raise errors.NotFound(f"no player '{player_id}'")
+                raise errors.NotFound(f"no player '{player_id}'", reason="player")
             if name is not None:
                 player.name = name
             if blocked is not None:

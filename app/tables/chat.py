@@ -25,16 +25,25 @@ def _public(message: ChatMessage) -> dict[str, Any]:
 
 def clean_text(raw: Any) -> str:
     if not isinstance(raw, str):
-        raise errors.ValidationFailed("a chat message is a string", field="text")
+        raise errors.ValidationFailed("a chat message is a string", reason="not_text", field="text")
     text = " ".join(raw.split())
     if not text:
-        raise errors.ValidationFailed("a chat message needs some visible text", field="text")
+        raise errors.ValidationFailed(
+            "a chat message needs some visible text", reason="empty_text", field="text"
+        )
     if len(text) > MAX_CHAT_LENGTH:
         raise errors.ValidationFailed(
-            f"chat messages are at most {MAX_CHAT_LENGTH} characters", field="text"
+            f"chat messages are at most {MAX_CHAT_LENGTH} characters",
+            reason="too_long",
+            params={"max_length": MAX_CHAT_LENGTH},
+            field="text",
         )
     if any(not ch.isprintable() for ch in text):
-        raise errors.ValidationFailed("chat messages cannot hold control characters", field="text")
+        raise errors.ValidationFailed(
+            "chat messages cannot hold control characters",
+            reason="control_characters",
+            field="text",
+        )
     return text
 
 

@@ -23,4 +23,4 @@ async def check_chat_rate(limiter: RateLimiter, spec: str, player_id: str) -> No
     """Count one chat line of ``player_id``; RateLimited when over ``spec`` ("20/minute")."""
     item = _limit(spec)
     if not await limiter.hit(item, "chat", player_id):
-        raise errors.RateLimited(f"too many chat messages; the limit is {item}")
+        raise errors.RateLimited(f"too many chat messages; the limit is {item}", reason="chat")

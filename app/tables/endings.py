@@ -44,7 +44,7 @@ def _seat_of(row: GameTable, player: Player) -> Seat:
         if seat.player_id == player.id:
             return seat
     if row.private:
-        raise errors.NotFound(f"no table '{row.id}'")  # not confirmed to outsiders
+        raise errors.NotFound(f"no table '{row.id}'", reason="table")  # not confirmed to outsiders
     raise errors.NotSeated("you hold no seat at this table")
 
 

@@ -74,7 +74,8 @@ def figure_picture(engine: Engine, name: str) -> dict[str, Any]:
         if build is None:
             known = ", ".join(_builders(engine)) or "none yet"
             raise errors.NotFound(
-                f"the game '{engine.info.id}' has no figure '{name}'; its figures: {known}"
+                f"the game '{engine.info.id}' has no figure '{name}'; its figures: {known}",
+                reason="figure",
             )
         cached = _PICTURES[key] = _picture(engine, name, build())
     return cached

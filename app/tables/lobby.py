@@ -35,7 +35,9 @@ def encode_cursor(created_at: datetime, table_id: str) -> str:
 def decode_cursor(cursor: str) -> tuple[datetime, str]:
     """(created_at in UTC, id) from a cursor this server issued; anything else is a 422."""
     bad = errors.ValidationFailed(
-        "cursor is not one this server issued: pass X-Next-Cursor back verbatim", field="cursor"
+        "cursor is not one this server issued: pass X-Next-Cursor back verbatim",
+        reason="bad_format",
+        field="cursor",
     )
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))

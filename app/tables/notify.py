@@ -57,8 +57,10 @@ class WebhookTarget(NamedTuple):
     port: int
 
 
-def _invalid(message: str) -> errors.ValidationFailed:
-    return errors.ValidationFailed(f"webhook_url: {message}", field="webhook_url")
+def _invalid(message: str, reason: str, **params: object) -> errors.ValidationFailed:
+    return errors.ValidationFailed(
+        f"webhook_url: {message}", reason=reason, params=params, field="webhook_url"
+    )
 
 
 def parse_webhook_url(url: str) -> WebhookTarget:
@@ -67,29 +69,32 @@ def parse_webhook_url(url: str) -> WebhookTarget:
     neither an IP literal nor a DNS name of labels of at most 63 letters, digits and
     hyphens (253 characters in all)."""
     if len(url) > MAX_URL_LENGTH:
-        raise _invalid(f"at most {MAX_URL_LENGTH} characters")
+        raise _invalid(
+            f"at most {MAX_URL_LENGTH} characters", "too_long", max_length=MAX_URL_LENGTH
+        )
     try:
         parsed = httpx.URL(url)
         raw_host = parsed.raw_host.decode("ascii")
         port = parsed.port
     except (httpx.InvalidURL, ValueError, UnicodeError):
-        raise _invalid("not a valid URL") from None
+        raise _invalid("not a valid URL", "bad_url") from None
     if parsed.scheme not in ("http", "https") or not raw_host:
-        raise _invalid("must be http:// or https:// with a host")
+        raise _invalid("must be http:// or https:// with a host", "bad_url")
     if port is not None and not 1 <= port <= 65535:
-        raise _invalid("the port must be a number from 1 to 65535")
+        raise _invalid("the port must be a number from 1 to 65535", "bad_url")
     if ":" in raw_host:  # an IPv6 literal (httpx drops the brackets)
         try:
             ipaddress.IPv6Address(raw_host)
         except ValueError:
-            raise _invalid(f"'{raw_host}' is not an IPv6 address") from None
+            raise _invalid(f"'{raw_host}' is not an IPv6 address", "bad_url") from None
     else:
         name = raw_host[:-1] if raw_host.endswith(".") else raw_host
         labels = name.split(".")
         if len(name) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
             raise _invalid(
                 "the host must be an IP address or a name of dot-separated labels of "
-                "1 to 63 letters, digits and hyphens"
+                "1 to 63 letters, digits and hyphens",
+                "bad_url",
             )
     default = 443 if parsed.scheme == "https" else 80
     return WebhookTarget(parsed, raw_host, port or default)
@@ -115,7 +120,9 @@ async def check_webhook_url(url: str, allow_private: bool) -> str:
         raise _invalid(
             f"'{target.host}' does not resolve, or resolves to a private or local address "
             "(not a public internet one); webhooks can only reach public internet addresses "
-            "on this server"
+            "on this server",
+            "private_address",
+            host=target.host,
         )
     return url
 

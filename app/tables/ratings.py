@@ -122,7 +122,7 @@ class Ratings:
         async with self.service.sessionmaker() as session:
             player = await session.get(Player, player_id)
             if player is None or player.is_blocked:
-                raise errors.NotFound(f"no player '{player_id}'")
+                raise errors.NotFound(f"no player '{player_id}'", reason="player")
             ratings = (
                 (
                     await session.execute(

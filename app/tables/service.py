@@ -57,6 +57,7 @@ from app.games.base import (
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableUpdate
+from app.refusals import validation_reason
 from app.tables import clocks, lobby, pace
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
@@ -85,6 +86,9 @@ _LOG = cast(Table, ActionRecord.__table__)
 
 OPEN, PLAYING, FINISHED = "open", "playing", "finished"
 STATUSES = (OPEN, PLAYING, FINISHED)
+
+# Snapshot.undo: whether the seat that may take the last move back is known yet.
+UNDO_UNKNOWN, UNDO_MOVER, UNDO_SETTLED = "unknown", "mover", "settled"
 
 # Moves the server makes for a seat carry these id prefixes in the log (never undoable).
 BOT_MOVE, TIMEOUT_MOVE = "bot:", "timeout:"
@@ -170,6 +174,12 @@ class Snapshot:
     next_table: str | None = None
     # The state before the last action, kept for a quick undo: (its version, state).
     previous: tuple[int, BaseModel] | None = None
+    # Who may take the last move back now, so that every picture tells its seat (``undoable``)
+    # and no client offers a refused undo. ``undo`` is UNDO_UNKNOWN (not asked yet: the table
+    # was loaded, not moved, here), UNDO_MOVER (``undo_seat`` made the last action; the rules
+    # are not asked yet) or UNDO_SETTLED (``undo_seat`` may take it back; None: nobody).
+    undo_seat: int | None = None
+    undo: str = UNDO_UNKNOWN
     # Per-version caches: each seat's view and legal actions.
     pictures: dict[int | None, tuple[dict[str, Any] | None, list[dict[str, Any]]]] = field(
         default_factory=dict
@@ -197,10 +207,23 @@ class Snapshot:
         return sorted(self.engine.to_act(self.state))
 
 
+def _may_undo(snap: Snapshot, seat: int | None) -> bool:
+    """Whether ``seat`` may take the table's last move back now (what POST /undo accepts)."""
+    return (
+        snap.undo == UNDO_SETTLED
+        and seat is not None
+        and seat == snap.undo_seat
+        and snap.status == PLAYING
+        and not snap.seats[seat].taken_over
+    )
+
+
 def _check_client_id(client_id: str | None) -> None:
     if client_id is not None and client_id.startswith(SERVER_MOVES):
         raise errors.ValidationFailed(
-            "action ids starting with 'bot:' or 'timeout:' are reserved for the server", field="id"
+            "action ids starting with 'bot:' or 'timeout:' are reserved for the server",
+            reason="reserved_id",
+            field="id",
         )
 
 
@@ -376,7 +399,11 @@ class TableService:
         engine = self.games.get(game_id)
         if engine is None:
             known = ", ".join(sorted(self.games))
-            raise errors.NotFound(f"no game '{game_id}'; known games: {known}")
+            raise errors.NotFound(
+                f"no game '{game_id}'; known games: {known}",
+                reason="game",
+                params={"game": game_id},
+            )
         return engine
 
     def games_public(self) -> list[dict[str, Any]]:
@@ -412,7 +439,7 @@ class TableService:
     async def _load_row(self, session: AsyncSession, table_id: str) -> GameTable:
         row = await session.get(GameTable, table_id, populate_existing=True)
         if row is None:
-            raise errors.NotFound(f"no table '{table_id}'")
+            raise errors.NotFound(f"no table '{table_id}'", reason="table")
         return row
 
     def _snapshot_from_row(self, row: GameTable) -> Snapshot:
@@ -463,6 +490,8 @@ class TableService:
             previous=cached.previous if cached is not None and state is cached.state else None,
             recent=recent,
         )
+        if cached is not None and state is cached.state:
+            snap.undo_seat, snap.undo = cached.undo_seat, cached.undo
         self._cache[row.id] = snap
         return snap
 
@@ -470,7 +499,9 @@ class TableService:
         """The table as stored now; the parsed state is reused while the version is unchanged."""
         if "\x00" in table_id:
             # No id holds a NUL, and PostgreSQL cannot even compare text holding one.
-            raise errors.NotFound("no table with that id (ids hold no NUL character)")
+            raise errors.NotFound(
+                "no table with that id (ids hold no NUL character)", reason="table"
+            )
         cached = self._cache.get(table_id)
         if cached is not None and not fresh:
             return cached
@@ -483,7 +514,7 @@ class TableService:
                 ).one_or_none() or (None, None)
                 if version is None:
                     self._cache.pop(table_id, None)
-                    raise errors.NotFound(f"no table '{table_id}'")
+                    raise errors.NotFound(f"no table '{table_id}'", reason="table")
                 # An open table's seats change without a new version (joins, bots, leaves on
                 # any instance): it is always read afresh, so no answer shows a stale lobby.
                 if version == cached.version and status == cached.status and status != OPEN:
@@ -515,7 +546,9 @@ class TableService:
         if invite and secrets.compare_digest(invite.encode(), snap.invite_code.encode()):
             return
         # A wrong code answers as no code does; the error handler counts it as a guess.
-        raise (errors.WrongInvite if invite else errors.NotFound)(f"no table '{snap.id}'")
+        raise (errors.WrongInvite if invite else errors.NotFound)(
+            f"no table '{snap.id}'", reason="table"
+        )
 
     async def visible_snapshot(
         self, table_id: str, viewer: Player | None, invite: str | None = None
@@ -608,6 +641,7 @@ class TableService:
             "legal_actions": legal,
             "result": self.with_result_text(snap.engine, snap.result, lang),
         }
+        picture["undoable"] = _may_undo(snap, seat)
         if snap.status == PLAYING and snap.time_control.clock != "none":
             picture["clock"] = clocks.public_clocks(snap.time_control, snap.clocks, time.time())
         if events is not None:
@@ -682,6 +716,8 @@ class TableService:
         if not info.min_players <= seat_count <= info.max_players:
             raise errors.ValidationFailed(
                 f"{info.title} is for {info.min_players} to {info.max_players} players, not {seat_count}",
+                reason="seat_count",
+                params={"min": info.min_players, "max": info.max_players, "seats": seat_count},
                 field="seats",
             )
         parsed = self._parse_options(engine, options or {}, seat_count)
@@ -724,7 +760,7 @@ class TableService:
             select(Player.id).where(Player.id == owner.id).with_for_update(key_share=True)
         )
         if locked.scalar_one_or_none() is None:
-            raise errors.Unauthorized("this player no longer exists")
+            raise errors.Unauthorized("this player no longer exists", reason="unknown_player")
         count = (
             await session.execute(
                 select(func.count())
@@ -742,19 +778,28 @@ class TableService:
     @staticmethod
     def _parse_options(engine: Engine, options: dict[str, Any], seat_count: int) -> BaseModel:
         if not isinstance(options, dict):
-            raise errors.ValidationFailed("options must be a JSON object", field="options")
+            raise errors.ValidationFailed(
+                "options must be a JSON object",
+                reason="not_object",
+                field="options",
+            )
         try:
             parsed = parse_options(engine, options)
         except ValidationError as exc:
+            reason, params = validation_reason(exc.errors(), root="options")
             raise errors.ValidationFailed(
                 f"invalid options for {engine.info.title}",
+                reason=reason,
+                params=params,
                 field="options",
                 errors=validation_details(exc),
             ) from None
         try:
             engine.validate_options(parsed, seat_count)
         except InvalidOptions as exc:
-            raise errors.ValidationFailed(exc.message, field="options") from None
+            raise errors.ValidationFailed(
+                exc.message, reason=exc.reason, params=exc.params, field="options"
+            ) from None
         return parsed
 
     async def list_tables(
@@ -771,12 +816,20 @@ class TableService:
         (app.tables.lobby), so a page is always full of tables the viewer may see."""
         if status is not None and status not in STATUSES:
             raise errors.ValidationFailed(
-                f"status must be one of {', '.join(STATUSES)}", field="status"
+                f"status must be one of {', '.join(STATUSES)}",
+                reason="not_a_choice",
+                params={"expected": ", ".join(STATUSES)},
+                field="status",
             )
         if game is not None:
             self.engine(game)
         if not 1 <= limit <= lobby.MAX_PAGE:
-            raise errors.ValidationFailed(f"limit is 1..{lobby.MAX_PAGE}", field="limit")
+            raise errors.ValidationFailed(
+                f"limit is 1..{lobby.MAX_PAGE}",
+                reason="out_of_range",
+                params={"min": 1, "max": lobby.MAX_PAGE},
+                field="limit",
+            )
         viewer_id = viewer.id if viewer else None
         query = lobby.listing_query(
             status=status, game=game, games=self.games, viewer_id=viewer_id, cursor=cursor,
@@ -817,7 +870,7 @@ class TableService:
             select(GameTable.id).where(GameTable.id == table_id).with_for_update(key_share=True)
         )
         if found.scalar_one_or_none() is None:
-            raise errors.NotFound(f"no table '{table_id}'")
+            raise errors.NotFound(f"no table '{table_id}'", reason="table")
         return await self._load_row(session, table_id)
 
     async def _change_seats(
@@ -842,7 +895,7 @@ class TableService:
             except StaleDataError:
                 # Removed under the change (by the host or the housekeeping).
                 self.invalidate(table_id)
-                raise errors.NotFound(f"no table '{table_id}'") from None
+                raise errors.NotFound(f"no table '{table_id}'", reason="table") from None
             self.invalidate(table_id)
             try:
                 snap = await self.snapshot(table_id)
@@ -864,7 +917,9 @@ class TableService:
             ):
                 # Without its code a private table is not confirmed to exist; a wrong code is
                 # a guess, counted against the caller's address (WrongInvite).
-                raise (errors.WrongInvite if invite else errors.NotFound)(f"no table '{table_id}'")
+                raise (errors.WrongInvite if invite else errors.NotFound)(
+                    f"no table '{table_id}'", reason="table"
+                )
             if seated:
                 raise errors.AlreadySeated("you already hold a seat at this table")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
@@ -909,12 +964,15 @@ class TableService:
         chosen = level or levels[0]
         if chosen not in levels:
             raise errors.ValidationFailed(
-                f"bot level must be one of {', '.join(levels)}", field="level"
+                f"bot level must be one of {', '.join(levels)}",
+                reason="not_a_choice",
+                params={"expected": ", ".join(levels)},
+                field="level",
             )
 
         def change(row: GameTable) -> int:
             if row.owner_id != player.id:
-                raise errors.Forbidden("only the table's owner may add bots")
+                raise errors.Forbidden("only the table's owner may add bots", reason="owner_only")
             free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
             if not free:
                 raise errors.TableFull("every seat at this table is taken")
@@ -931,7 +989,9 @@ class TableService:
                 # Holds the row as the lobby changes do: no seat empties under a start.
                 row = await self._lock_row(session, table_id)
                 if row.owner_id != player.id:
-                    raise errors.Forbidden("only the table's owner may start the game")
+                    raise errors.Forbidden(
+                        "only the table's owner may start the game", reason="owner_only"
+                    )
                 if row.status != OPEN:
                     raise errors.AlreadyStarted("the game has already started")
                 taken = sum(1 for s in row.seats if s.player_id or s.bot_level)
@@ -995,7 +1055,37 @@ class TableService:
         invite: str | None = None,
     ) -> dict[str, Any]:
         snap = await self.visible_snapshot(table_id, player, invite)
-        return self.picture(snap, snap.seat_of(player.id if player else None), lang=lang)
+        seat = snap.seat_of(player.id if player else None)
+        await self.check_undo(snap, seat)
+        return self.picture(snap, seat, lang=lang)
+
+    async def check_undo(self, snap: Snapshot, seat: int | None) -> None:
+        """Settle ``snap.undo_seat`` for a table loaded without it (after a restart, or moved by
+        another instance), before ``seat``'s picture says whether it may take back the last move.
+        The same questions as :meth:`undo`'s; only the mover's picture needs the rules' answer
+        (a re-play), so every other seat's is settled by one log read, or none."""
+        if snap.undo == UNDO_SETTLED or seat is None or snap.status != PLAYING:
+            return
+        if snap.undo == UNDO_MOVER and seat != snap.undo_seat:
+            return
+        records = await self.log_records(snap.id, snap.version - 1, limit=1)
+        last = records[0] if records else None
+        if (
+            last is None
+            or last.version != snap.version
+            or last.kind != ACTION
+            or last.seat is None
+            or (last.client_id or "").startswith(SERVER_MOVES)
+        ):
+            snap.undo_seat, snap.undo = None, UNDO_SETTLED
+            return
+        snap.undo_seat, snap.undo = last.seat, UNDO_MOVER
+        if last.seat != seat or snap.state is None:
+            return  # not this seat's move: its picture says no without asking the rules
+        engine = snap.engine
+        before = await self._state_before_last(snap)
+        undoable = engine.undoable(before, seat, parse_action(engine, last.action))
+        snap.undo_seat, snap.undo = (seat if undoable else None), UNDO_SETTLED
 
     async def act(
         self,
@@ -1013,13 +1103,14 @@ class TableService:
             snap = await self.snapshot(table_id)
         seat = self._my_seat(snap, player)
         _check_client_id(client_id)
-        return await self._act(snap.id, seat, version, action, client_id, offer_undo=True)
+        return await self._act(snap.id, seat, version, action, client_id)
 
     @staticmethod
     def _my_seat(snap: Snapshot, player: Player) -> int:
         seat = snap.seat_of(player.id)
         if seat is None and snap.private:
-            raise errors.NotFound(f"no table '{snap.id}'")  # not confirmed to outsiders
+            # not confirmed to outsiders
+            raise errors.NotFound(f"no table '{snap.id}'", reason="table")
         if seat is None:
             raise errors.NotSeated("you hold no seat at this table; spectators cannot act")
         if snap.seats[seat].resigned:
@@ -1039,11 +1130,10 @@ class TableService:
         client_id: str | None,
         *,
         timed_out: bool = False,
-        offer_undo: bool = False,
     ) -> dict[str, Any]:
-        """The gauntlet and the commit; with ``offer_undo`` the answer says whether the seat
-        may take the action back now (``undoable``), so that no client offers what the rules
-        make final or what revealed something."""
+        """The gauntlet and the commit. The answer says whether the seat may take the action
+        back now (``undoable``), so that no client offers what the rules make final or what
+        revealed something."""
         started = time.perf_counter()
         async with self._lock(table_id):
             # The cached snapshot is trusted when the client agrees with its version: the
@@ -1058,9 +1148,7 @@ class TableService:
             # An idempotent retry is not a new action: it is answered before the status and
             # version checks, which the first attempt already passed (and which it moved on).
             if client_id is not None and not client_id.startswith(SERVER_MOVES):
-                replayed = await self._idempotent_answer(
-                    snap, seat, client_id, offer_undo=offer_undo
-                )
+                replayed = await self._idempotent_answer(snap, seat, client_id)
                 if replayed is not None:
                     return replayed
             # 3. playing
@@ -1086,8 +1174,11 @@ class TableService:
                 parsed = parse_action(engine, action)
             except ValidationError as exc:
                 ACTIONS.labels(snap.game, "validation_error").inc()
+                reason, params = validation_reason(exc.errors(), root="action")
                 raise errors.ValidationFailed(
                     f"that is not a {engine.info.title} action",
+                    reason=reason,
+                    params=params,
                     field="action",
                     errors=validation_details(exc),
                 ) from None
@@ -1099,21 +1190,22 @@ class TableService:
                 raise errors.NotPlaying(exc.message) from None
             except RulesError as exc:
                 ACTIONS.labels(snap.game, "illegal_action").inc()
-                raise errors.IllegalActionError(exc.message) from None
+                raise errors.IllegalActionError(
+                    exc.message, reason=exc.reason, params=exc.params
+                ) from None
             event_dicts = [e.model_dump(mode="json") for e in events]
             if timed_out:
                 event_dicts.append({"type": "clock_timeout", "seat": seat, "visible_to": None})
+            # A move the server made for the seat stands (see undo); so does what the rules
+            # make final or what revealed something (the engine's undoable).
+            server_move = (client_id or "").startswith(SERVER_MOVES)
+            undoable = not server_move and engine.undoable(snap.state, seat, parsed)
             await self._commit(
                 snap, seat, parsed.model_dump(mode="json"), new_state, event_dicts, client_id,
-                timed_out=timed_out,
+                timed_out=timed_out, undo_seat=seat if undoable else None,
             )  # fmt: skip
             new_snap = self._cache[table_id]
-        answer = await self._after_commit(snap, new_snap, seat, event_dicts, started)
-        if offer_undo:
-            answer["undoable"] = new_snap.status == PLAYING and engine.undoable(
-                snap.state, seat, parsed
-            )
-        return answer
+        return await self._after_commit(snap, new_snap, seat, event_dicts, started)
 
     async def _after_commit(
         self,
@@ -1164,19 +1256,24 @@ class TableService:
             last = records[0] if records else None
             if last is None or last.version != snap.version or last.kind != ACTION:
                 raise errors.NotUndoable(
-                    "there is no action to take back: the last move was not an action"
+                    "there is no action to take back: the last move was not an action",
+                    reason="no_action",
                 )
             if last.seat != seat:
                 raise errors.NotUndoable(
-                    "you can take back only your own last action, before anybody else acts"
+                    "you can take back only your own last action, before anybody else acts",
+                    reason="not_yours",
                 )
             if (last.client_id or "").startswith(SERVER_MOVES):
-                raise errors.NotUndoable("a bot made that move for your seat; it stands")
+                raise errors.NotUndoable(
+                    "a bot made that move for your seat; it stands", reason="server_move"
+                )
             before = await self._state_before_last(snap)
             engine = snap.engine
             if not engine.undoable(before, seat, parse_action(engine, last.action)):
                 raise errors.NotUndoable(
-                    "that action cannot be taken back: it revealed hidden information or drew chance"
+                    "that action cannot be taken back: it revealed hidden information or drew chance",
+                    reason="final",
                 )
             events = [
                 {"type": "action_undone", "seat": seat, "undoes": last.version, "visible_to": None}
@@ -1212,10 +1309,12 @@ class TableService:
         kind: str = "action",
         timed_out: bool = False,
         restored_clocks: dict[str, Any] | None = None,
+        undo_seat: int | None = None,
     ) -> None:
         """One transaction: compare-and-set the version, write the snapshot (and the clocks),
         append the log. An action's clocks carry those from before it (the undo point);
-        an undo writes ``restored_clocks``, the clocks from before the move it takes back."""
+        an undo writes ``restored_clocks``, the clocks from before the move it takes back.
+        ``undo_seat`` is the seat that may take this move back (None: nobody)."""
         engine = snap.engine
         result = engine.result(new_state)
         now = utcnow()
@@ -1270,7 +1369,7 @@ class TableService:
                     ).one_or_none() or (None, None)
                     if current is None:
                         # Deleted meanwhile (by another instance: this one's cache still had it).
-                        raise errors.NotFound(f"no table '{snap.id}'")
+                        raise errors.NotFound(f"no table '{snap.id}'", reason="table")
                     if now_status != PLAYING:
                         raise errors.NotPlaying(f"the table is {now_status}, not playing")
                     raise errors.StaleVersion(
@@ -1313,6 +1412,8 @@ class TableService:
             recent=recent,
             pictures={},
             patches={},
+            undo_seat=undo_seat if result is None else None,
+            undo=UNDO_SETTLED,
         )
 
     @staticmethod
@@ -1346,7 +1447,7 @@ class TableService:
         return await self.replay_state(snap, upto=snap.version - 1)
 
     async def _idempotent_answer(
-        self, snap: Snapshot, seat: int, client_id: str, *, offer_undo: bool = False
+        self, snap: Snapshot, seat: int, client_id: str
     ) -> dict[str, Any] | None:
         async with self.sessionmaker() as session:
             record = (
@@ -1365,18 +1466,10 @@ class TableService:
             snap, redact_events([(record.version, record.seat, record.events)], seat), seat
         )
         answer = self.picture(past, seat, events=events)
-        if offer_undo:
-            # The same question as the first answer's, asked now: still the table's last
-            # move, the seat's own, and one the rules let it take back.
-            engine = snap.engine
-            answer["undoable"] = (
-                record.kind == ACTION
-                and record.version == snap.version
-                and snap.status == PLAYING
-                and engine.undoable(
-                    await self._state_before_last(snap), seat, parse_action(engine, record.action)
-                )
-            )
+        # The same question as the first answer's, asked now: still the table's last move,
+        # the seat's own, and one the rules let it take back.
+        await self.check_undo(snap, seat)
+        answer["undoable"] = record.version == snap.version and _may_undo(snap, seat)
         answer["replayed"] = True
         return answer
 
@@ -1396,6 +1489,9 @@ class TableService:
             recent=OrderedDict(),
             pictures={},
             patches={},
+            # Not the table's last version: nothing of it can be taken back any more.
+            undo_seat=None,
+            undo=UNDO_SETTLED,
         )
 
     async def log_records(
@@ -1467,7 +1563,9 @@ class TableService:
         picture (it shows who is connected now) is rendered once and kept."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
-            raise errors.NotFinished("the full history is shown only after the game has ended")
+            raise errors.NotFinished(
+                "the full history is shown only after the game has ended", reason="replay"
+            )
         rest = await self.replays.rendered(
             ("replay", snap.id, snap.version), lambda pacer: self._render_replay(snap, pacer)
         )
@@ -1526,12 +1624,16 @@ class TableService:
         action step the game's line for its action (``action_text``)."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
-            raise errors.NotFinished("the replay is shown only after the game has ended")
+            raise errors.NotFinished(
+                "the replay is shown only after the game has ended", reason="replay"
+            )
         seat: int | None = None
         if perspective not in ("full", "spectator"):
             if not perspective.isdigit() or int(perspective) >= snap.seat_count:
                 raise errors.ValidationFailed(
                     f"perspective is full, spectator or a seat 0..{snap.seat_count - 1}",
+                    reason="not_a_choice",
+                    params={"expected": f"full, spectator, 0..{snap.seat_count - 1}"},
                     field="perspective",
                 )
             seat = int(perspective)
@@ -1735,14 +1837,20 @@ class TableService:
         ).scalar_one_or_none()
         player_id = snap.seats[seat].player_id
         if row is None or row.player_id is None or row.player_id != player_id:
-            raise errors.NoTakeover(f"seat {seat} has no player to replace")
+            raise errors.NoTakeover(
+                f"seat {seat} has no player to replace", reason="no_player", seat=seat
+            )
         if row.bot_level is not None:
-            raise errors.NoTakeover(f"seat {seat} is already played by a bot")
+            raise errors.NoTakeover(
+                f"seat {seat} is already played by a bot", reason="already_bot", seat=seat
+            )
         away, since = await self._absence(session, snap, seat, row.last_seen_at)
         if away < tc.grace_seconds:
             raise errors.NoTakeover(
                 f"seat {seat}'s player has been away {int(away)} s; a seat can be handed to a bot "
                 f"after {tc.grace_seconds} s",
+                reason="too_soon",
+                seat=seat,
                 away_seconds=int(away), grace_seconds=tc.grace_seconds,
             )  # fmt: skip
         return row, since
@@ -1756,7 +1864,12 @@ class TableService:
         if snap.status != PLAYING:
             raise errors.NotPlaying(f"the table is {snap.status}, not playing")
         if not 0 <= seat < snap.seat_count:
-            raise errors.ValidationFailed(f"seat must be 0..{snap.seat_count - 1}", field="seat")
+            raise errors.ValidationFailed(
+                f"seat must be 0..{snap.seat_count - 1}",
+                reason="out_of_range",
+                params={"min": 0, "max": snap.seat_count - 1},
+                field="seat",
+            )
         voter_seat = snap.seat_of(voter.id)
         if voter_seat is None:
             raise errors.NotSeated("only players seated at this table may vote")
@@ -1764,11 +1877,13 @@ class TableService:
             raise errors.Resigned("you resigned from this game; you no longer vote")
         target = snap.seats[seat]
         if voter_seat == seat:
-            raise errors.NoTakeover("you cannot vote on your own seat")
+            raise errors.NoTakeover("you cannot vote on your own seat", reason="own_seat")
         if target.player_id is None or target.taken_over or target.resigned:
-            raise errors.NoTakeover(f"seat {seat} is already played by a bot")
+            raise errors.NoTakeover(
+                f"seat {seat} is already played by a bot", reason="already_bot", seat=seat
+            )
         if tc.abandon == "off":
-            raise errors.NoTakeover("this table does not hand seats to bots")
+            raise errors.NoTakeover("this table does not hand seats to bots", reason="off")
         # Players who resigned have left the game: they neither vote nor count.
         voters = {
             s.player_id for s in snap.seats if s.player_id and s.seat != seat and not s.resigned
@@ -1798,7 +1913,9 @@ class TableService:
             else:
                 found = await session.get(Seat, (table_id, seat))
                 if found is None or found.player_id is None:
-                    raise errors.NoTakeover(f"seat {seat} has no player to replace")
+                    raise errors.NoTakeover(
+                        f"seat {seat} has no player to replace", reason="no_player", seat=seat
+                    )
                 row = found
             row.bot_level = row.bot_level or "normal"
             row.takeover_votes = None
@@ -1827,7 +1944,7 @@ class TableService:
             if snap.seats[seat].resigned:
                 raise errors.Resigned("you resigned from this game; the seat stays with its bot")
             if not snap.seats[seat].taken_over:
-                raise errors.NoTakeover("no bot is playing your seat")
+                raise errors.NoTakeover("no bot is playing your seat", reason="not_taken_over")
             async with self.sessionmaker() as session, session.begin():
                 row = await session.get(Seat, (table_id, seat))
                 assert row is not None

@@ -3,6 +3,8 @@
 
 import { applyI18n, initI18n, mountLangSwitch, onLangChange, t, usePageStrings } from "./i18n.js";
 import { h, toast } from "./dom.js";
+import { ApiError } from "./api.js";
+import { errorText } from "./common.js";
 
 const TOKEN_KEY = "partida.admin_token";
 const $ = (id) => document.getElementById(id);
@@ -19,9 +21,7 @@ async function admin(method, path, body) {
   if (response.status === 204) return null;
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const error = new Error(data?.error?.message || response.statusText);
-    error.code = data?.error?.code;
-    throw error;
+    throw new ApiError(response.status, data?.error);
   }
   return data;
 }
@@ -33,7 +33,7 @@ function fail(err) {
     $("admin-login").hidden = false;
   }
   const box = $("admin-error");
-  box.textContent = err.message;
+  box.textContent = errorText(err);
   box.hidden = false;
 }
 

@@ -4,13 +4,26 @@ import { identity, register, clearIdentity } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t, hasKey, mountLangSwitch, onLangChange, currentLang } from "./i18n.js";
 
-/** A readable sentence for an error (translated title for known codes + the server's reason). */
+/** A refusal in the page's language: error.<code>.<reason>, else error.<code>, filled with
+ * the envelope's params (API-EXTENSIONS.md). The server's English message only goes to the
+ * console: a code this page does not know reads as error.generic. `err` is an ApiError (the
+ * envelope in .details) or the envelope's error object itself (a WebSocket error frame). */
 export function errorText(err) {
-  const code = err?.code || "error";
-  const message = err?.message || "";
-  const key = `error.${code}`;
-  if (hasKey(key)) return message ? `${t(key)}: ${message}` : t(key);
-  return message || t("error.generic");
+  const body = err?.details && typeof err.details === "object" ? err.details : err || {};
+  const code = err?.code || body.code || "generic";
+  const params = { ...(body.params || {}) };
+  if (typeof params.field === "string") params.field = fieldName(params.field);
+  const keys = [body.reason ? `error.${code}.${body.reason}` : null, `error.${code}`];
+  const key = keys.find((k) => k && hasKey(k));
+  if (!key) console.warn("an error this page cannot word", code, body.reason, err?.message);
+  const text = t(key || "error.generic", params);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** What a validation error names (params.field: "name", "options.first_player"…), for people. */
+function fieldName(path) {
+  const key = `error.field.${path || "value"}`;
+  return hasKey(key) ? t(key) : path;
 }
 
 export function showError(err) {

@@ -4,9 +4,10 @@
 import * as apiMod from "./api.js";
 import { identity, checkIdentity, listGames, listTables, tableUrl, myTables, getMe, setWebhook } from "./api.js";
 import { h, fill, toast, copyText } from "./dom.js";
-import { initI18n, t, hasKey, onLangChange } from "./i18n.js";
+import { initI18n, t, onLangChange } from "./i18n.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
 import { resignField, statusKey, deleteButton } from "./endings.js";
+import { optionsFields } from "./options-form.js";
 
 const POLL_MS = 4000;
 const STATUSES = ["open", "playing", "finished"];
@@ -24,156 +25,6 @@ const state = {
   webhook: { loaded: false, url: null, error: "", saved: "" },
 };
 const MY_FINISHED_SHOWN = 4;
-
-// ------------------------------------------------------------------ options form (generic)
-
-function resolve(schema, root) {
-  if (schema && schema.$ref && schema.$ref.startsWith("#/$defs/")) {
-    return root.$defs?.[schema.$ref.slice(8)] || {};
-  }
-  return schema || {};
-}
-
-/** Read a property schema as {kind, nullable, enum, min, max, default}. */
-/** The values a union like "auto" | boolean or "random" | seat offers, or null if open-ended. */
-function unionChoices(variants) {
-  const values = [];
-  for (const v of variants) {
-    if (v.const !== undefined) values.push(v.const);
-    else if (v.enum) values.push(...v.enum);
-    else if (v.type === "boolean") values.push(true, false);
-    else if (v.type === "integer") {
-      // An unbounded integer beside a keyword is a seat number in our games' options.
-      const low = v.minimum ?? 0;
-      const high = v.maximum ?? low + 5;
-      if (high - low > 20) return null;
-      for (let i = low; i <= high; i += 1) values.push(i);
-    } else return null;
-  }
-  return values;
-}
-
-function describeProperty(raw, root) {
-  let prop = resolve(raw, root);
-  let nullable = false;
-  const variants = prop.anyOf || prop.oneOf;
-  if (variants) {
-    const rest = variants.filter((v) => resolve(v, root).type !== "null");
-    nullable = rest.length < variants.length;
-    const choices = rest.length > 1 ? unionChoices(rest.map((v) => resolve(v, root))) : null;
-    if (choices) {
-      return {
-        kind: "enum",
-        nullable,
-        values: choices,
-        default: raw.default !== undefined ? raw.default : prop.default,
-        title: raw.title || prop.title,
-        description: raw.description || prop.description,
-      };
-    }
-    prop = { ...resolve(rest[0], root), ...prop, anyOf: undefined, oneOf: undefined };
-  }
-  if (Array.isArray(prop.type)) {
-    nullable = nullable || prop.type.includes("null");
-    prop = { ...prop, type: prop.type.find((x) => x !== "null") };
-  }
-  let kind = "text";
-  if (prop.enum || prop.const !== undefined) kind = "enum";
-  else if (prop.type === "boolean") kind = "boolean";
-  else if (prop.type === "integer" || prop.type === "number") kind = "number";
-  return {
-    kind,
-    nullable,
-    values: prop.enum || (prop.const !== undefined ? [prop.const] : []),
-    min: prop.minimum ?? (prop.exclusiveMinimum !== undefined ? prop.exclusiveMinimum + 1 : undefined),
-    max: prop.maximum ?? (prop.exclusiveMaximum !== undefined ? prop.exclusiveMaximum - 1 : undefined),
-    integer: prop.type === "integer",
-    default: raw.default !== undefined ? raw.default : prop.default,
-    title: raw.title || prop.title,
-    description: raw.description || prop.description,
-  };
-}
-
-function optionLabel(gameId, name, info) {
-  const key = `options.${gameId}.${name}`;
-  return hasKey(key) ? t(key) : info.title || name;
-}
-
-function optionHelp(gameId, name, info) {
-  const key = `options.${gameId}.${name}.help`;
-  return hasKey(key) ? t(key) : info.description || "";
-}
-
-function enumLabel(gameId, name, value) {
-  const key = `options.${gameId}.${name}.${value}`;
-  return hasKey(key) ? t(key) : String(value);
-}
-
-/** Build inputs for options_schema; returns {fields: Node[], read(): object}. */
-function optionsFields(game) {
-  const root = game.options_schema || {};
-  const props = root.properties || {};
-  const readers = [];
-  const fields = [];
-  for (const [name, raw] of Object.entries(props)) {
-    const info = describeProperty(raw, root);
-    const id = `opt-${game.id}-${name}`;
-    const label = optionLabel(game.id, name, info);
-    const help = optionHelp(game.id, name, info);
-    const helpNode = help ? h("small", { class: "hint", id: `${id}-help` }, help) : null;
-    let input;
-    if (info.kind === "boolean") {
-      input = h("input", {
-        type: "checkbox",
-        id,
-        name,
-        checked: info.default === true,
-        "aria-describedby": helpNode ? `${id}-help` : null,
-      });
-      readers.push(() => [name, input.checked]);
-      fields.push(
-        h("div", { class: "field field-check" }, h("label", { for: id }, input, " ", label), helpNode),
-      );
-      continue;
-    }
-    if (info.kind === "enum") {
-      input = h(
-        "select",
-        { id, name, "aria-describedby": helpNode ? `${id}-help` : null },
-        info.nullable ? h("option", { value: "" }, t("options.null")) : null,
-        info.values.map((v) =>
-          h("option", { value: JSON.stringify(v), selected: v === info.default }, enumLabel(game.id, name, v)),
-        ),
-      );
-      if (info.default === null || info.default === undefined) input.value = info.nullable ? "" : input.value;
-      readers.push(() => [name, input.value === "" ? null : JSON.parse(input.value)]);
-    } else if (info.kind === "number") {
-      input = h("input", {
-        type: "number",
-        id,
-        name,
-        min: info.min,
-        max: info.max,
-        step: info.integer ? 1 : "any",
-        value: info.default ?? "",
-        placeholder: info.nullable ? t("options.null") : null,
-        "aria-describedby": helpNode ? `${id}-help` : null,
-      });
-      readers.push(() => {
-        if (input.value === "") return [name, info.nullable ? null : info.default];
-        return [name, info.integer ? parseInt(input.value, 10) : Number(input.value)];
-      });
-    } else {
-      input = h("input", { type: "text", id, name, value: info.default ?? "" });
-      readers.push(() => [name, input.value === "" && info.nullable ? null : input.value]);
-    }
-    fields.push(h("div", { class: "field" }, h("label", { for: id }, label), input, helpNode));
-  }
-  return {
-    fields,
-    read: () => Object.fromEntries(readers.map((r) => r()).filter(([, v]) => v !== undefined)),
-  };
-}
 
 // ------------------------------------------------------------------ how to play
 
@@ -340,10 +191,11 @@ function renderCreate() {
   const drawGame = () => {
     const game = state.games.find((g) => g.id === gameSelect.value) || state.games[0];
     gameRules.replaceChildren(howToLink(game));
-    const opts = optionsFields(game);
-    reader = opts.read;
     const lo = Math.max(1, game.min_players);
     const hi = game.max_players;
+    const seats = Math.min(hi, Math.max(lo, 3));
+    const opts = optionsFields(game, seats);
+    reader = opts.read;
     seatsInput = h("input", {
       type: "number",
       id: "create-seats",
@@ -351,8 +203,13 @@ function renderCreate() {
       min: lo,
       max: hi,
       step: 1,
-      value: Math.min(hi, Math.max(lo, 3)),
+      value: seats,
       required: true,
+    });
+    // The seat choices of the options (who starts) follow the number of seats.
+    seatsInput.addEventListener("input", () => {
+      const n = parseInt(seatsInput.value, 10);
+      if (n >= lo && n <= hi) opts.setSeats(n);
     });
     fill(dynamic, 
       h(

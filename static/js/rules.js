@@ -4,10 +4,10 @@
 // the picture GET /api/v1/games/{id}/figures/{name} answers (shaped like a table frame).
 // Like table.js, it never looks at a game id beyond loading files of that name.
 
-import { listGames } from "./api.js";
+import { listGames, ApiError } from "./api.js";
 import { h } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings, usePageStrings, applyI18n } from "./i18n.js";
-import { mountHeader, gameTitle } from "./common.js";
+import { mountHeader, gameTitle, errorText } from "./common.js";
 import { initHints } from "./hints.js";
 
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").slice(-2)[0]);
@@ -46,7 +46,7 @@ function picture(name) {
     const url = `/api/v1/games/${encodeURIComponent(gameId)}/figures/${encodeURIComponent(name)}`;
     const promise = fetch(url, { headers: { Accept: "application/json" } }).then(async (response) => {
       const body = await response.json().catch(() => ({}));
-      if (!response.ok) throw new Error(body?.error?.message || `HTTP ${response.status}`);
+      if (!response.ok) throw new ApiError(response.status, body?.error);
       return body;
     });
     promise.catch(() => state.pictures.delete(name)); // a later redraw may try again
@@ -125,7 +125,7 @@ async function drawFigure(figure, token) {
   try {
     p = await picture(name);
   } catch (err) {
-    if (token === state.drawn) showFigureError(figure, name, err.message);
+    if (token === state.drawn) showFigureError(figure, name, errorText(err));
     return;
   }
   if (token !== state.drawn) return;

@@ -236,18 +236,13 @@ function onState(frame) {
   const previous = state.picture;
   if (previous && frame.version < previous.version) return; // an older picture: ignore
   // The answer to my frame may come after the broadcast of the same version: match by ref.
-  const answered = frame.ref && state.sent?.id === frame.ref ? state.sent.kind : null;
-  if (answered) state.sent = null;
+  if (frame.ref && state.sent?.id === frame.ref) state.sent = null;
   if (state.pending && (frame.ref === state.pending.id || frame.version > state.pending.version)) {
     clearPending();
   }
-  // "Take back" is offered right after my own accepted action when the server says the rules
-  // allow it (frame.undoable: nothing final, nothing revealed), until anything else happens.
-  if (answered === "action" && frame.status === "playing" && frame.undoable === true) {
-    state.undo = { version: frame.version };
-  } else if (answered === "undo" || answered === "action" || (state.undo && frame.version > state.undo.version)) {
-    state.undo = null;
-  }
+  // "Take back" is offered exactly when the server says this seat may take its last move back
+  // (every state frame carries undoable: after my action, after a reload or a reconnect).
+  state.undo = frame.status === "playing" && frame.undoable === true ? { version: frame.version } : null;
   state.clock = frame.clock ? { ...frame.clock, offset: frame.clock.server_time - Date.now() / 1000 } : null;
   const complete = frame.events_complete !== false;
   addEvents(frame.events);

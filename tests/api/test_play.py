@@ -69,6 +69,7 @@ def test_each_rejection_has_its_code_and_changes_nothing(http: httpx.Client) -> 
         "code": "stale_version",
         "message": r.json()["error"]["message"],
         "current_version": s["version"],
+        "params": {"current_version": s["version"]},  # for a client's own sentence
     }
     r = waiter.act(tid, s["version"], {"type": "take", "count": 1})
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"

@@ -70,11 +70,14 @@ def test_my_tables_show_my_turn_first_notify_and_the_webhook_settings(
     notes = page.evaluate("window.__notes")
     assert len(notes) == 1 and "Pick" in notes[0]["body"], notes
 
-    # The webhook: a private address is refused with the server's reason, then set and cleared.
+    # The webhook: a private address is refused with the server's reason (in the page's words,
+    # naming the host), then set and cleared.
     page.click("#webhook summary")
     page.fill("#webhook-url", "http://127.0.0.1:8080/hook")
     page.click("#webhook-save")
-    expect(page.locator("#webhook-error")).to_contain_text("private or local")
+    expect(page.locator("#webhook-error")).to_have_text(
+        "“127.0.0.1” is not a public internet address: alerts can only go to public ones."
+    )
     expect(page.locator("#webhook-url")).to_have_value("http://127.0.0.1:8080/hook")
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/lobby-mine.png", full_page=True)

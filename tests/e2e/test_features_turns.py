@@ -115,6 +115,10 @@ def test_a_player_takes_a_move_back_and_the_other_sees_it_in_the_log(
     expect(mover_page.locator(UNDO)).to_have_text(re.compile("Take back"))
     shot(mover_page, "turns-undo.png", full_page=True)
     expect(other_page.locator("body")).to_have_attribute("data-turn", "me")
+    expect(other_page.locator(UNDO)).to_have_count(0)
+    # A reload (a reconnect) still offers it: the state says so, not the page's memory.
+    mover_page.reload()
+    expect(mover_page.locator(UNDO)).to_have_text(re.compile("Take back"))
     mover_page.click(UNDO)
 
     # The board is back where it was (a new version), the pass is on offer again.

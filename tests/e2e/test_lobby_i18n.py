@@ -46,12 +46,12 @@ def test_the_create_form_is_built_from_the_options_schema(new_context: Any) -> N
     page.click("form.name-form button[type=submit]")
     expect(page.locator("#create-form")).to_be_visible()
     page.click("details.options summary")
-    # enum -> select, boolean -> checkbox, nullable integer -> number with a "random" hint
+    # enum -> select, boolean -> checkbox, a seat or nobody -> a select of "at random" and seats
     expect(page.locator("select#opt-luz-trump option")).to_have_count(2)
     expect(page.locator("select#opt-luz-trump")).to_contain_text("Amarillo (sol)")
     expect(page.locator("input#opt-luz-strict_memory[type=checkbox]")).not_to_be_checked()
-    expect(page.locator("input#opt-luz-first_player[type=number]")).to_have_attribute(
-        "placeholder", "Al azar / ninguno"
+    expect(page.locator("select#opt-luz-first_player option")).to_have_text(
+        ["Al azar", "Asiento 1 (tú)", "Asiento 2", "Asiento 3"]
     )
     expect(page.locator("#create-seats")).to_have_attribute("min", "3")
     expect(page.locator("#create-seats")).to_have_attribute("max", "5")

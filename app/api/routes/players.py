@@ -23,7 +23,9 @@ async def create_player(body: PlayerCreate, service: ServiceDep, request: Reques
     limiter = request.app.state.limiter
     if code and not secrets.compare_digest((body.access_code or "").encode(), code.encode()):
         await limiter.failed_code(client_ip(request.scope))
-        raise errors.Forbidden("this server is private: ask its host for the access code")
+        raise errors.Forbidden(
+            "this server is private: ask its host for the access code", reason="access_code"
+        )
     await limiter.check_new_player(client_ip(request.scope))
     player, token = await service.create_player(body.name)
     return PlayerCreated(id=player.id, name=player.name, token=token)

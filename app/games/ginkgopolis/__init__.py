@@ -50,7 +50,9 @@ class GinkgopolisEngine:
 
     def validate_options(self, options: BaseModel, n_players: int) -> None:
         if not isinstance(options, GinkgopolisOptions):
-            raise InvalidOptions("options must be a GinkgopolisOptions model")
+            raise InvalidOptions(
+                "options must be a GinkgopolisOptions model", reason="ginkgopolis.not_options"
+            )
         rules.validate_options(options, n_players)
 
     def setup(self, n_players: int, seed: int, options: BaseModel) -> GinkgopolisState:
@@ -59,7 +61,9 @@ class GinkgopolisEngine:
 
     def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
         if not isinstance(options, GinkgopolisOptions):
-            raise InvalidOptions("options must be a GinkgopolisOptions model")
+            raise InvalidOptions(
+                "options must be a GinkgopolisOptions model", reason="ginkgopolis.not_options"
+            )
         state, events = rules.start(n_players, seed, options)
         return Transition(state, events)
 
@@ -74,7 +78,9 @@ class GinkgopolisEngine:
     def apply(self, state: BaseModel, seat: Seat, action: Any) -> Transition:
         assert isinstance(state, GinkgopolisState)
         if not isinstance(action, ActionModel):
-            raise IllegalAction(f"not a Ginkgopolis action: {action!r}")
+            raise IllegalAction(
+                f"not a Ginkgopolis action: {action!r}", "ginkgopolis.not_an_action"
+            )
         new, events = rules.apply(state, seat, action)
         return Transition(new, events)
 
@@ -90,7 +96,7 @@ class GinkgopolisEngine:
         self, view: BaseModel, legal_actions: list[Any], rng: random.Random, level: str = "normal"
     ) -> Any:
         if not legal_actions:
-            raise IllegalAction("the bot was asked to act with no legal action")
+            raise IllegalAction("the bot was asked to act with no legal action", "no_legal_action")
         if level == "random" or not isinstance(view, GinkgopolisView):
             return random_bot(legal_actions, rng)
         return _bot.choose(view, legal_actions, rng)

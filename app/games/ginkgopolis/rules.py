@@ -25,6 +25,7 @@ from app.games.base import (
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
+    Refusal,
     Result,
     Rng,
     Seat,
@@ -285,25 +286,33 @@ def validate_options(options: GinkgopolisOptions, n_players: int) -> None:
     table that sets them would promise a game it does not get.
     """
     if not isinstance(options, GinkgopolisOptions):
-        raise InvalidOptions("options must be Ginkgopolis options")
+        raise InvalidOptions(
+            "options must be Ginkgopolis options", reason="ginkgopolis.not_options"
+        )
     _check_player_count(n_players)
     if n_players == 1:
         if options.characters != "sets":
             raise InvalidOptions(
                 f"option characters={options.characters!r} has no effect in the solo game: "
-                "you get no characters (§15); leave it at 'sets'"
+                "you get no characters (§15); leave it at 'sets'",
+                reason="ginkgopolis.solo_characters",
             )
         if options.hidden_sp:
             raise InvalidOptions(
                 "option hidden_sp has no effect in the solo game: your SP are your own and "
-                "Hal has no screen, so his SP are always shown (§15, D12); leave it off"
+                "Hal has no screen, so his SP are always shown (§15, D12); leave it off",
+                reason="ginkgopolis.solo_hidden_sp",
             )
 
 
 def _check_player_count(n_players: int) -> None:
     if n_players not in D.PLAYER_COUNTS:
         raise InvalidOptions(
-            f"Ginkgopolis is for 1 to 5 players (solo against Hal at 1), not {n_players} (§3)"
+            f"Ginkgopolis is for 1 to 5 players (solo against Hal at 1), not {n_players} (§3)",
+            reason="ginkgopolis.players",
+            min=min(D.PLAYER_COUNTS),
+            max=max(D.PLAYER_COUNTS),
+            seats=n_players,
         )
 
 
@@ -561,22 +570,25 @@ def _finish_contributions(s: GinkgopolisState, ev: list[Event]) -> None:
 # --------------------------------------------------------------------------- selection checks (§7.0)
 
 
-def selection_problem(s: GinkgopolisState, p: int, card: str, tile: str | None) -> str | None:
+def selection_problem(s: GinkgopolisState, p: int, card: str, tile: str | None) -> Refusal | None:
     """Why a selection is illegal at selection time (§7.0), or None if it is legal."""
     pl = s.players[p]
     if card not in pl.hand:
-        return f"you do not hold card {card} (§6.1.1)"
+        return Refusal(f"you do not hold card {card} (§6.1.1)", "ginkgopolis.card_not_held")
     if tile is None:
         return None
     if tile not in pl.tiles:
-        return f"tile {tile} is not behind your screen (§7.0)"
+        return Refusal(f"tile {tile} is not behind your screen (§7.0)", "ginkgopolis.tile_not_held")
     if D.is_urbanization(card):
         if pl.resources < 1:
-            return f"cannot urbanize with {card} + {tile}: you have no resource behind your screen (§7.0)"
+            return Refusal(
+                f"cannot urbanize with {card} + {tile}: you have no resource behind your screen (§7.0)",
+                "ginkgopolis.no_resource",
+            )
         return None
     found = building_of(s, card)
     if found is None:
-        return f"card {card} designates no building (§7.1)"
+        return Refusal(f"card {card} designates no building (§7.1)", "ginkgopolis.no_building")
     _, b = found
     return _build_up_problem(pl, p, b, card, tile)
 
@@ -595,15 +607,23 @@ def _resources_for(pl: PlayerState, p: int, b: Building) -> int:
     return pl.resources + (b.height if b.owner == p else 0)
 
 
-def _build_up_problem(pl: PlayerState, p: int, b: Building, card: str, tile: str) -> str | None:
+def _build_up_problem(pl: PlayerState, p: int, b: Building, card: str, tile: str) -> Refusal | None:
     cost, need = _build_up_price(b.top, b.height, tile)
     have = _resources_for(pl, p, b)
     if pl.sp < cost:
-        return f"cannot build {tile} on {card}: the number cost is {cost} SP and you have {pl.sp} (§7.3 step 4, §7.0)"
+        return Refusal(
+            f"cannot build {tile} on {card}: the number cost is {cost} SP and you have {pl.sp} (§7.3 step 4, §7.0)",
+            "ginkgopolis.build_sp",
+            cost=cost,
+            have=pl.sp,
+        )
     if have < need:
-        return (
+        return Refusal(
             f"cannot build {tile} on {card}: it needs {need} resources (new height"
-            f"{' + colour cost' if need > b.height + 1 else ''}) and you have {have} (§7.3, §7.0)"
+            f"{' + colour cost' if need > b.height + 1 else ''}) and you have {have} (§7.3, §7.0)",
+            "ginkgopolis.build_resources",
+            need=need,
+            have=have,
         )
     return None
 
@@ -1504,7 +1524,8 @@ def apply(
     elif phase == "new_hand":
         if not isinstance(action, (KeepHand, NewHand)):
             raise IllegalAction(
-                f"cannot {action.type} now: first declare keep_hand or new_hand (§6.1.0)"
+                f"cannot {action.type} now: first declare keep_hand or new_hand (§6.1.0)",
+                "ginkgopolis.phase_new_hand",
             )
         pl.new_hand = isinstance(action, NewHand)
         ev.append(NewHandChosen(player=seat, use=pl.new_hand, visible_to=frozenset({seat})))
@@ -1515,12 +1536,15 @@ def apply(
     elif phase == "select":
         if not isinstance(action, Select):
             raise IllegalAction(
-                f"cannot {action.type} now: select a card and optionally a tile (§6.1.1)"
+                f"cannot {action.type} now: select a card and optionally a tile (§6.1.1)",
+                "ginkgopolis.phase_select",
             )
         problem = selection_problem(s, seat, action.card, action.tile)
         if problem is not None:
             raise IllegalAction(
-                f"cannot select {action.card}{' + ' + action.tile if action.tile else ''}: {problem}"
+                f"cannot select {action.card}{' + ' + action.tile if action.tile else ''}: {problem}",
+                problem.reason,
+                **problem.params,
             )
         pl.selection = Selection(card=action.card, tile=action.tile)
         pl.hand.remove(action.card)
@@ -1542,7 +1566,8 @@ def apply(
         if isinstance(action, Contribute):
             if action.tile not in pl.tiles:
                 raise IllegalAction(
-                    f"cannot contribute {action.tile}: it is not behind your screen (§10)"
+                    f"cannot contribute {action.tile}: it is not behind your screen (§10)",
+                    "ginkgopolis.tile_not_held",
                 )
             pl.tiles.remove(action.tile)
             pl.set_aside.append(action.tile)
@@ -1553,7 +1578,8 @@ def apply(
             pl.contribution_done = True
         else:
             raise IllegalAction(
-                f"cannot {action.type} now: contribute tiles to the refill or finish (§10)"
+                f"cannot {action.type} now: contribute tiles to the refill or finish (§10)",
+                "ginkgopolis.phase_contribute",
             )
         if pl.contribution_done:
             ev.append(ChoiceCommitted(player=seat, step="contribute"))
@@ -1568,11 +1594,13 @@ def _pick_character(s: GinkgopolisState, seat: Seat, action: ActionModel, ev: li
     pl = s.players[seat]
     if not isinstance(action, DraftPick):
         raise IllegalAction(
-            f"cannot {action.type} now: pick a character from your draft pile (§16.2)"
+            f"cannot {action.type} now: pick a character from your draft pile (§16.2)",
+            "ginkgopolis.phase_draft",
         )
     if action.character not in pl.draft_pile:
         raise IllegalAction(
-            f"cannot draft {action.character}: it is not in the pile you hold (§16.2)"
+            f"cannot draft {action.character}: it is not in the pile you hold (§16.2)",
+            "ginkgopolis.not_in_pile",
         )
     pl.draft_pile.remove(action.character)
     pl.draft_kept.append(action.character)
@@ -1606,21 +1634,31 @@ def _apply_decision(s: GinkgopolisState, seat: Seat, action: ActionModel, ev: li
     if d.kind == "take":
         if not isinstance(action, Take):
             raise IllegalAction(
-                f"cannot {action.type} now: choose the item of your {d.card} exploit (§7.1)"
+                f"cannot {action.type} now: choose the item of your {d.card} exploit (§7.1)",
+                "ginkgopolis.phase_take",
             )
         if action.item not in d.items:
-            raise IllegalAction(f"cannot take a {action.item}: its supply is empty (§7.1, D15)")
+            raise IllegalAction(
+                f"cannot take a {action.item}: its supply is empty (§7.1, D15)",
+                "ginkgopolis.supply_empty",
+            )
         s.decision = None
         colour = "R" if action.item == "resource" else "B"
         _push(s, [Step(kind="gain", player=d.player, colour=colour, amount=1, reason=d.card)])
         return
     if not isinstance(action, MoveToken):
-        raise IllegalAction(f"cannot {action.type} now: move token {d.letter} (§7.2 step 5)")
+        raise IllegalAction(
+            f"cannot {action.type} now: move token {d.letter} (§7.2 step 5)",
+            "ginkgopolis.phase_move_token",
+            letter=d.letter,
+        )
     cell = (action.cell[0], action.cell[1])
     if cell not in d.candidates:
         raise IllegalAction(
             f"cannot move token {d.letter} to {list(cell)}: the candidates are "
-            f"{[list(c) for c in d.candidates]} (§7.2 step 5, D2, D3)"
+            f"{[list(c) for c in d.candidates]} (§7.2 step 5, D2, D3)",
+            "ginkgopolis.token_cell",
+            letter=d.letter,
         )
     s.decision = None
     _move_token(s, d.letter, cell, ev)

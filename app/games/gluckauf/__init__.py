@@ -52,10 +52,11 @@ class GluckaufEngine:
 
     def validate_options(self, options: BaseModel, n_players: int) -> None:
         if not isinstance(options, GluckaufOptions):
-            raise InvalidOptions(f"expected GluckaufOptions, got {type(options).__name__}")
-        reason = rules.validate_options(options, n_players)
-        if reason is not None:
-            raise InvalidOptions(reason)
+            raise InvalidOptions(
+                f"expected GluckaufOptions, got {type(options).__name__}",
+                reason="gluckauf.not_options",
+            )
+        rules.validate_options(options, n_players)
 
     def setup(self, n_players: int, seed: int, options: BaseModel) -> GluckaufState:
         """The state after setup (§4), ready for the draft: ``start(...).state``."""

@@ -21,7 +21,9 @@ from app.games.base import (
     Event,
     GameOver,
     IllegalAction,
+    InvalidOptions,
     NotYourTurn,
+    Refusal,
     Result,
     Rng,
     Seat,
@@ -207,14 +209,23 @@ class GluckaufState(_Model):
 # --------------------------------------------------------------------------- options / setup
 
 
-def validate_options(options: GluckaufOptions, n_players: int) -> str | None:
-    """Return a human reason why ``options``/``n_players`` are invalid, or None."""
+def validate_options(options: GluckaufOptions, n_players: int) -> None:
+    """Raise InvalidOptions with a human reason if ``options``/``n_players`` are invalid."""
     if n_players not in PARAMS:
-        return f"Glück Auf is for 2 to 4 players, not {n_players} (§2)"
+        raise InvalidOptions(
+            f"Glück Auf is for 2 to 4 players, not {n_players} (§2)",
+            reason="gluckauf.players",
+            min=min(PARAMS),
+            max=max(PARAMS),
+            seats=n_players,
+        )
     sp = options.starting_player
     if sp is not None and not 0 <= sp < n_players:
-        return f"starting_player must be a seat 0..{n_players - 1} or null, got {sp} (§11a)"
-    return None
+        raise InvalidOptions(
+            f"starting_player must be a seat 0..{n_players - 1} or null, got {sp} (§11a)",
+            reason="gluckauf.starting_player",
+            seats=n_players,
+        )
 
 
 def setup(n_players: int, seed: int, options: GluckaufOptions) -> GluckaufState:
@@ -312,13 +323,17 @@ def is_complete(order: Outstanding) -> bool:
     return all(order.spots)
 
 
-def space_requirement(state: GluckaufState, seat: Seat, space: str) -> str | None:
+def space_requirement(state: GluckaufState, seat: Seat, space: str) -> Refusal | None:
     """Return why ``space`` cannot be fully performed by ``seat`` (§6.3), or None if it can."""
     sp = SPACE_BY_ID.get(space)
     if sp is None:
-        return f"{space} is not a worker space (§3.5)"
+        return Refusal(f"{space} is not a worker space (§3.5)", "gluckauf.no_space")
     if not sp.open_for(state.n_players):
-        return f"{space} is covered by a lock tile with {state.n_players} players (§3.5)"
+        return Refusal(
+            f"{space} is covered by a lock tile with {state.n_players} players (§3.5)",
+            "gluckauf.space_locked",
+            players=state.n_players,
+        )
     return _open_space_requirement(state, state.players[seat], sp)
 
 
@@ -329,7 +344,7 @@ def _deliverable(p: PlayerState) -> set[Transport]:
 
 def _open_space_requirement(
     state: GluckaufState, p: PlayerState, sp: Space, deliverable: set[Transport] | None = None
-) -> str | None:
+) -> Refusal | None:
     """:func:`space_requirement` for a space known to be open.
 
     ``deliverable`` is :func:`_deliverable` of ``p``; legal_actions, which asks about every
@@ -339,28 +354,44 @@ def _open_space_requirement(
     if group == "factory":
         if space == "FACT-DRAW":
             if not state.stack:
-                return "the tile stack is empty (§6.3)"
+                return Refusal("the tile stack is empty (§6.3)", "gluckauf.stack_empty")
         else:
             tile = state.factory.get(space)
             if tile is None:
-                return f"{space} holds no tile (the stack is exhausted, §7.9)"
+                return Refusal(
+                    f"{space} holds no tile (the stack is exhausted, §7.9)", "gluckauf.no_tile"
+                )
             cost = TILES[tile].cost
             if p.money < cost:
-                return f"the tile on {space} costs {cost} Marks and you have {p.money} (§6.3)"
+                return Refusal(
+                    f"the tile on {space} costs {cost} Marks and you have {p.money} (§6.3)",
+                    "gluckauf.tile_cost",
+                    cost=cost,
+                    money=p.money,
+                )
     elif group == "order":
         if space == "ORDER-DRAW":
             if not state.deck:
-                return "the order deck is empty (§6.3)"
+                return Refusal("the order deck is empty (§6.3)", "gluckauf.deck_empty")
         elif state.order_spaces.get(space) is None:
-            return f"{space} holds no order card (the deck is exhausted, §7.9)"
+            return Refusal(
+                f"{space} holds no order card (the deck is exhausted, §7.9)", "gluckauf.no_order"
+            )
     elif group == "delivery" and sp.transport not in (
         _deliverable(p) if deliverable is None else deliverable
     ):
         name = TRANSPORT_NAMES[sp.transport] if sp.transport else "?"
-        return f"you have no complete {name} order to deliver (§6.3, §7.4)"
+        return Refusal(
+            f"you have no complete {name} order to deliver (§6.3, §7.4)", "gluckauf.no_delivery"
+        )
     need = workers_needed(state, space)
     if p.supply < need:
-        return f"{space} needs {need} workers and you have {p.supply} in supply (§6.1)"
+        return Refusal(
+            f"{space} needs {need} workers and you have {p.supply} in supply (§6.1)",
+            "gluckauf.workers",
+            need=need,
+            have=p.supply,
+        )
     return None
 
 
@@ -534,7 +565,10 @@ _ACTION_TYPES: tuple[type, ...] = get_args(get_args(GluckaufAction)[0])
 def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[GluckaufState, list[Event]]:
     """Return the next state and the events; raise a RulesError naming the rule if illegal."""
     if not isinstance(action, _ACTION_TYPES):
-        raise IllegalAction(f"cannot apply {action!r}: it is not a Glück Auf action (§11a)")
+        raise IllegalAction(
+            f"cannot apply {action!r}: it is not a Glück Auf action (§11a)",
+            "gluckauf.not_an_action",
+        )
     if state.phase == "over":
         raise GameOver(f"the game is over; {action.type} is not accepted (§9)")
     if seat != state.active:
@@ -1268,10 +1302,26 @@ def tiebreak_text(scores: dict[int, int], keys: dict[int, tuple[int, ...]]) -> s
 # --------------------------------------------------------------------------- error messages
 
 
-def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> str:
+_PHASE_REASON: dict[str, str] = {
+    "draft": "gluckauf.phase_draft",
+    "place": "gluckauf.phase_place",
+    "choose_coal": "gluckauf.phase_choose_coal",
+    "keep": "gluckauf.phase_keep",
+    "choose_end": "gluckauf.phase_choose_end",
+    "return": "gluckauf.phase_return",
+    "mining": "gluckauf.phase_mining",
+    "two_for_one": "gluckauf.phase_two_for_one",
+}
+
+
+def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refusal:
     """Say what was tried and which rule forbids it (called only for unlisted actions)."""
     phase = state.phase
     tried = f"cannot {action.type} {action.model_dump(exclude={'type'})}"
+
+    def refuse(why: str, reason: str, **params: Any) -> Refusal:
+        return Refusal(f"{tried}: {why}", reason, **params)
+
     expected = {
         "draft": "draft_order (§4 step 8)",
         "place": "place_worker (§6)",
@@ -1301,59 +1351,106 @@ def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> str:
         "two_for_one": {"add_cube"},
     }[phase]
     if action.type not in phase_types:
-        return f"{tried}: the current decision is {expected}"
+        return refuse(f"the current decision is {expected}", _PHASE_REASON[phase])
     p = state.players[seat]
     if isinstance(action, DraftOrder):
-        return f"{tried}: card {action.card} is not in the draft display (§4 step 8)"
+        return refuse(
+            f"card {action.card} is not in the draft display (§4 step 8)", "gluckauf.not_in_display"
+        )
     if isinstance(action, PlaceWorker):
-        reason = space_requirement(state, seat, action.space)
-        return f"{tried}: {reason or 'the space cannot be chosen (§6.3)'}"
+        refusal = space_requirement(state, seat, action.space)
+        if refusal is None:
+            return refuse("the space cannot be chosen (§6.3)", "gluckauf.space_closed")
+        return refuse(refusal, refusal.reason, **refusal.params)
     if isinstance(action, ChooseCoal):
-        return f"{tried}: the supply has no {action.colour} cube (§7.1 step 4)"
+        return refuse(
+            f"the supply has no {action.colour} cube (§7.1 step 4)", "gluckauf.no_such_coal"
+        )
     if isinstance(action, KeepItem):
         d = state.draw
         assert d is not None
         if action.item not in d.drawn:
-            return f"{tried}: item {action.item} was not drawn (§7.2)"
+            return refuse(f"item {action.item} was not drawn (§7.2)", "gluckauf.not_drawn")
         cost = TILES[action.item].cost if action.item is not None else 0
-        return f"{tried}: the tile costs {cost} Marks and you have {p.money} (§7.2 step 2)"
+        return refuse(
+            f"the tile costs {cost} Marks and you have {p.money} (§7.2 step 2)",
+            "gluckauf.tile_cost",
+            cost=cost,
+            money=p.money,
+        )
     if isinstance(action, ChooseEnd):
-        return f"{tried}: the end must be top or bottom (§7.2 step 3)"
+        return refuse("the end must be top or bottom (§7.2 step 3)", "gluckauf.end")
     if isinstance(action, ReturnItem):
-        return f"{tried}: item {action.item} is not a drawn item still to be returned (§7.2 step 3)"
+        return refuse(
+            f"item {action.item} is not a drawn item still to be returned (§7.2 step 3)",
+            "gluckauf.not_to_return",
+        )
     m = state.mining
     assert m is not None
     level = p.cage_level
     if isinstance(action, MoveCage):
         if action.level == level:
-            return f"{tried}: the cage is already at level {level} (decision 21)"
-        return f"{tried}: levels are 0 (surface) to 4 (§7.3)"
+            return refuse(
+                f"the cage is already at level {level} (decision 21)",
+                "gluckauf.cage_there",
+                level=level,
+            )
+        return refuse("levels are 0 (surface) to 4 (§7.3)", "gluckauf.no_level")
     if isinstance(action, LoadCube):
         if level == 0:
-            return f"{tried}: the cage is at the surface; loading needs a tunnel level (§7.3)"
+            return refuse(
+                "the cage is at the surface; loading needs a tunnel level (§7.3)",
+                "gluckauf.load_at_surface",
+            )
         if len(p.cage) >= CAGE_CAPACITY:
-            return f"{tried}: the cage already holds {CAGE_CAPACITY} cubes (§7.3)"
-        return f"{tried}: no minecart on level {level} holds a {action.colour} cube (§7.3)"
+            return refuse(
+                f"the cage already holds {CAGE_CAPACITY} cubes (§7.3)",
+                "gluckauf.cage_full",
+                capacity=CAGE_CAPACITY,
+            )
+        return refuse(
+            f"no minecart on level {level} holds a {action.colour} cube (§7.3)",
+            "gluckauf.no_cube_on_level",
+            level=level,
+        )
     if isinstance(action, UnloadCube | StoreCube):
         if level != 0:
-            return f"{tried}: the cage is at level {level}; it unloads only at the surface (§7.3)"
+            return refuse(
+                f"the cage is at level {level}; it unloads only at the surface (§7.3)",
+                "gluckauf.unload_below",
+                level=level,
+            )
         if action.colour not in p.cage:
-            return f"{tried}: the cage holds no {action.colour} cube (§7.3)"
+            return refuse(f"the cage holds no {action.colour} cube (§7.3)", "gluckauf.not_in_cage")
     if isinstance(action, PlaceStoredCube) and action.colour not in p.storage:
-        return f"{tried}: your storage holds no {action.colour} cube (§7.3)"
+        return refuse(
+            f"your storage holds no {action.colour} cube (§7.3)", "gluckauf.not_in_storage"
+        )
     if isinstance(action, UnloadCube | PlaceStoredCube | StartTwoForOne):
         if not any(o.card == action.order for o in p.orders):
-            return f"{tried}: order {action.order} is not one of your outstanding orders (§7.3)"
-        if isinstance(action, StartTwoForOne):
-            return (
-                f"{tried}: a two-for-one needs an empty {action.colour} spot, 2 steps left "
-                f"(you have {m.budget}) and 2 reachable cubes (§7.3)"
+            return refuse(
+                f"order {action.order} is not one of your outstanding orders (§7.3)",
+                "gluckauf.not_your_order",
             )
-        return f"{tried}: order {action.order} has no empty {action.colour} spot (§7.3)"
+        if isinstance(action, StartTwoForOne):
+            return refuse(
+                f"a two-for-one needs an empty {action.colour} spot, 2 steps left "
+                f"(you have {m.budget}) and 2 reachable cubes (§7.3)",
+                "gluckauf.two_for_one",
+                steps=m.budget,
+            )
+        return refuse(
+            f"order {action.order} has no empty {action.colour} spot (§7.3)",
+            "gluckauf.no_spot",
+        )
     if isinstance(action, AddCube):
         if action.source == "cage" and level != 0:
-            return f"{tried}: cage cubes are reachable only at the surface (§7.3)"
-        return f"{tried}: the {action.source} holds no {action.colour} cube (§7.3)"
+            return refuse(
+                "cage cubes are reachable only at the surface (§7.3)", "gluckauf.cage_below"
+            )
+        return refuse(
+            f"the {action.source} holds no {action.colour} cube (§7.3)", "gluckauf.no_cube_there"
+        )
     if isinstance(action, StopMining):
-        return f"{tried}: finish the two-for-one first (§11a)"
-    return f"{tried}: not allowed now (§11a)"
+        return refuse("finish the two-for-one first (§11a)", "gluckauf.finish_two_for_one")
+    return refuse("not allowed now (§11a)", "gluckauf.not_legal")

@@ -185,7 +185,11 @@ def validate_options(options: BaseModel, n_players: int) -> LuzOptions:
     """Return the options as :class:`LuzOptions`; raise InvalidOptions with a reason (§3, §7)."""
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise InvalidOptions(
-            f"Luz needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n_players} (§3)"
+            f"Luz needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n_players} (§3)",
+            reason="luz.players",
+            min=MIN_PLAYERS,
+            max=MAX_PLAYERS,
+            seats=n_players,
         )
     if isinstance(options, LuzOptions):
         opts = options
@@ -193,11 +197,15 @@ def validate_options(options: BaseModel, n_players: int) -> LuzOptions:
         try:
             opts = LuzOptions.model_validate(options.model_dump())
         except ValueError as exc:
-            raise InvalidOptions(f"these are not Luz options: {exc}") from exc
+            raise InvalidOptions(
+                f"these are not Luz options: {exc}", reason="luz.not_options"
+            ) from exc
     if opts.first_player is not None and not 0 <= opts.first_player < n_players:
         raise InvalidOptions(
             f"first_player {opts.first_player} is not a seat of a {n_players}-player table "
-            f"(0 to {n_players - 1}) (§7)"
+            f"(0 to {n_players - 1}) (§7)",
+            reason="luz.first_player",
+            seats=n_players,
         )
     return opts
 
@@ -377,13 +385,18 @@ def parse_action(action: Any) -> ChooseHighEnd | PlaceBet | PlayCard:
     try:
         return _ACTION_ADAPTER.validate_python(action)
     except ValueError as exc:
-        raise IllegalAction(f"not a Luz action ({action!r}): {exc}") from exc
+        raise IllegalAction(f"not a Luz action ({action!r}): {exc}", "luz.not_an_action") from exc
 
 
 _PHASE_TEXT: dict[str, str] = {
     "choosing_high_end": "the sorters are choosing the high end of the hands (§5.2)",
     "betting": "the deal is in the betting phase (§5.5)",
     "playing": "the deal is in the trick phase (§5.6)",
+}
+_PHASE_REASON: dict[str, str] = {
+    "choosing_high_end": "luz.phase_choosing_high_end",
+    "betting": "luz.phase_betting",
+    "playing": "luz.phase_playing",
 }
 _ACTION_PHASE: dict[str, str] = {
     "choose_high_end": "choosing_high_end",
@@ -404,14 +417,19 @@ def apply(state: LuzState, seat: Seat, action: Any) -> Transition:
     if not 0 <= seat < state.n_players:
         raise NotYourTurn(f"seat {seat} is not a seat of this {state.n_players}-player table")
     if _ACTION_PHASE[act.type] != state.phase:
-        raise IllegalAction(f"cannot {act.type.replace('_', ' ')} now: {_PHASE_TEXT[state.phase]}")
+        raise IllegalAction(
+            f"cannot {act.type.replace('_', ' ')} now: {_PHASE_TEXT[state.phase]}",
+            _PHASE_REASON[state.phase],
+        )
     if isinstance(act, ChooseHighEnd) and state.high_end_chosen[seat]:
         raise IllegalAction(
-            f"cannot choose the high end again: seat {seat} already chose it this deal (§7)"
+            f"cannot choose the high end again: seat {seat} already chose it this deal (§7)",
+            "luz.high_end_chosen",
         )
     if isinstance(act, PlaceBet) and state.bets[seat] is not None:
         raise IllegalAction(
-            f"cannot bet again: seat {seat} already bet this deal and bets are final (§5.5)"
+            f"cannot bet again: seat {seat} already bet this deal and bets are final (§5.5)",
+            "luz.bet_final",
         )
     actors = to_act(state)
     if seat not in actors:
@@ -420,7 +438,9 @@ def apply(state: LuzState, seat: Seat, action: Any) -> Transition:
         raise NotYourTurn(f"seat {seat} cannot act now: waiting for {waiting}")
     if isinstance(act, PlaceBet) and not 0 <= act.tricks <= MAX_BET:
         raise IllegalAction(
-            f"cannot bet {act.tricks} tricks: a bet is 0 to {MAX_BET} tricks (§5.5)"
+            f"cannot bet {act.tricks} tricks: a bet is 0 to {MAX_BET} tricks (§5.5)",
+            "luz.bet_range",
+            max=MAX_BET,
         )
     if isinstance(act, PlayCard):
         _check_play(state, seat, act.slot)
@@ -467,11 +487,14 @@ def _check_play(state: LuzState, seat: Seat, slot: int) -> None:
     """Raise IllegalAction if ``slot`` cannot be played; messages name colours only (§6)."""
     hand = state.hands[seat]
     if not 0 <= slot < len(hand):
-        raise IllegalAction(f"cannot play slot {slot}: hand slots are 0 to {len(hand) - 1} (§5.4)")
+        raise IllegalAction(
+            f"cannot play slot {slot}: hand slots are 0 to {len(hand) - 1} (§5.4)", "luz.no_slot"
+        )
     card = hand[slot]
     if card is None:
         raise IllegalAction(
-            f"cannot play slot {slot}: that card was already played this deal (§5.6)"
+            f"cannot play slot {slot}: that card was already played this deal (§5.6)",
+            "luz.played",
         )
     if state.trick:
         led = state.trick[0].card[0]
@@ -479,7 +502,8 @@ def _check_play(state: LuzState, seat: Seat, slot: int) -> None:
             led_name = colour_name(led)
             raise IllegalAction(
                 f"cannot play slot {slot} ({colour_name(card[0])}): you hold a {led_name} card, "
-                f"the led colour, so you must play {led_name} (§5.6)"
+                f"the led colour, so you must play {led_name} (§5.6)",
+                "luz.follow",
             )
 
 

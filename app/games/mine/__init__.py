@@ -67,7 +67,9 @@ class MineEngine:
             try:
                 action = parse_action(self, action)
             except ValueError as exc:
-                raise IllegalAction(f"not a MINE! action: {action!r} ({exc})") from exc
+                raise IllegalAction(
+                    f"not a MINE! action: {action!r} ({exc})", "mine.not_an_action"
+                ) from exc
         return rules.apply(_state(state), seat, action)
 
     def view(self, state: BaseModel, seat: Seat | None) -> MineView:

@@ -34,7 +34,9 @@ def _play(state: MineState, moves: list[tuple[Seat, MineAction]]) -> MineState:
     """Apply each (seat, action), refusing any action that is not legal right then."""
     for seat, action in moves:
         if action not in legal_actions(state, seat):
-            raise IllegalAction(f"figure move {action!r} of seat {seat} is not legal here")
+            raise IllegalAction(
+                f"figure move {action!r} of seat {seat} is not legal here", "mine.not_legal"
+            )
         state = apply(state, seat, action).state
     return state
 

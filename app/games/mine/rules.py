@@ -257,16 +257,27 @@ def validate_options(options: MineOptions, n_players: int) -> None:
     app.games.base.InvalidOptions: the dummy director needs a free colour: it is allowed with 2-5 seats, not 6 (§3)
     """
     if not MIN_SEATS <= n_players <= MAX_SEATS:
-        raise InvalidOptions(f"MINE! is played by 2 to 6 seats, not {n_players} (§3)")
+        raise InvalidOptions(
+            f"MINE! is played by 2 to 6 seats, not {n_players} (§3)",
+            reason="mine.players",
+            min=MIN_SEATS,
+            max=MAX_SEATS,
+            seats=n_players,
+        )
     if options.dummy is True and n_players >= MAX_SEATS:
         raise InvalidOptions(
             f"the dummy director needs a free colour: it is allowed with 2-5 seats, "
-            f"not {n_players} (§3)"
+            f"not {n_players} (§3)",
+            reason="mine.dummy_seats",
+            max=MAX_SEATS - 1,
+            seats=n_players,
         )
     fp = options.first_player
     if fp != "random" and not (isinstance(fp, int) and 0 <= fp < n_players):
         raise InvalidOptions(
-            f"first_player must be 'random' or a seat number 0-{n_players - 1}, not {fp!r} (§3)"
+            f"first_player must be 'random' or a seat number 0-{n_players - 1}, not {fp!r} (§3)",
+            reason="mine.first_player",
+            seats=n_players,
         )
 
 
@@ -391,12 +402,15 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
     if state.phase == "placement" and isinstance(action, DiscardCard):
         raise IllegalAction(
             f"cannot discard card {action.card}: discards happen only at the hand-limit check "
-            "after recruitment (§5.9.4)"
+            "after recruitment (§5.9.4)",
+            "mine.discard_not_now",
         )
     if state.phase == "discard" and not isinstance(action, DiscardCard):
         raise IllegalAction(
             f"cannot {action.type} now: you hold more than {HAND_LIMIT} cards and must discard "
-            "one card (§5.9.4)"
+            "one card (§5.9.4)",
+            "mine.must_discard",
+            limit=HAND_LIMIT,
         )
     # One private copy per apply; dump/validate is a deep copy, about 3x faster than deepcopy.
     s = MineState.model_validate(state.model_dump())
@@ -417,11 +431,12 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
         hand = s.directors[seat].hand
         if action.card not in hand:
             raise IllegalAction(
-                f"cannot discard card {action.card}: it is not in your hand (§5.9.4)"
+                f"cannot discard card {action.card}: it is not in your hand (§5.9.4)",
+                "mine.not_in_hand",
             )
         _discard(s, seat, action.card, events, automatic=False)
     else:  # pragma: no cover - the union is closed
-        raise IllegalAction(f"unknown action {action!r}")
+        raise IllegalAction(f"unknown action {action!r}", "mine.not_an_action")
     _advance(s, events)
     return Transition(s, events)
 
@@ -433,41 +448,54 @@ def _check_place(state: MineState, seat: int, a: PlaceCard) -> None:
         what = card_name(a.card)
     where = a.location
     if a.card not in d.hand:
-        raise IllegalAction(f"cannot place {what}: it is not in your hand (§5.2)")
+        raise IllegalAction(
+            f"cannot place {what}: it is not in your hand (§5.2)", "mine.not_in_hand"
+        )
     if d.done:  # pragma: no cover - done directors are never to act
-        raise IllegalAction(f"cannot place {what}: you have placed {MAX_PLACED} cards (§5.2)")
+        raise IllegalAction(
+            f"cannot place {what}: you have placed {MAX_PLACED} cards (§5.2)",
+            "mine.placed_enough",
+            max=MAX_PLACED,
+        )
     if where == "expedition":
         raise IllegalAction(
             f"cannot place {what} on Expedition: nothing is ever placed there, it holds your "
-            "coal stock (§2.3, §5.2)"
+            "coal stock (§2.3, §5.2)",
+            "mine.expedition",
         )
     if IS_EVENT[a.card] and where != "events":
         raise IllegalAction(
-            f"cannot place {what} on {where}: event cards go on Events only (§2.3, §5.2)"
+            f"cannot place {what} on {where}: event cards go on Events only (§2.3, §5.2)",
+            "mine.event_elsewhere",
         )
     if not IS_EVENT[a.card] and where == "events":
         raise IllegalAction(
-            f"cannot place {what} on Events: only event cards go there (§2.3, §5.2)"
+            f"cannot place {what} on Events: only event cards go there (§2.3, §5.2)",
+            "mine.not_an_event",
         )
     if where == "shelter":
         if a.victim is None:
             raise IllegalAction(
                 f"cannot place {what} at the Looters' Shelter without a victim: name the "
-                "director raided (§5.2)"
+                "director raided (§5.2)",
+                "mine.no_victim",
             )
         if a.victim == seat:
             raise IllegalAction(
-                f"cannot raid yourself with {what}: a victim is another director (§5.2)"
+                f"cannot raid yourself with {what}: a victim is another director (§5.2)",
+                "mine.raid_yourself",
             )
         if not 0 <= a.victim < state.n_directors:
             raise IllegalAction(
                 f"cannot raid director {a.victim} with {what}: there are directors "
-                f"0-{state.n_directors - 1} (§5.2)"
+                f"0-{state.n_directors - 1} (§5.2)",
+                "mine.no_such_victim",
             )
     elif a.victim is not None:
         raise IllegalAction(
             f"cannot name victim {a.victim} for {what} on {where}: only a card at the "
-            "Looters' Shelter names a victim (§5.2)"
+            "Looters' Shelter names a victim (§5.2)",
+            "mine.victim_elsewhere",
         )
 
 

@@ -379,7 +379,8 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         return _t(
             loc,
             f"{who} used a New Hand token ({e.tokens_left} left) and discarded their hand.",
-            f"{who} usó una ficha de Mano Nueva (le quedan {e.tokens_left}) y descartó su mano.",
+            f"{who} usó una ficha de Mano Nueva (le {form(e.tokens_left, 'queda', 'quedan')} "
+            f"{e.tokens_left}) y descartó su mano.",
         )
 
     @reg(E.CardsDrawn)

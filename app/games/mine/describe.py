@@ -160,11 +160,11 @@ def _raid(item: ev.RaidSettled, es: bool, locale: Locale) -> str:
             )
         else:
             lines.append(
-                f"{v} tenía {item.stock} carbón; tras los saqueos más fuertes quedan "
-                f"{item.available}"
+                f"{v} tenía {item.stock} carbón; tras los saqueos más fuertes "
+                f"{form(item.available, 'queda', 'quedan')} {item.available}"
                 if es
                 else f"{v} had {item.stock} coal; after the stronger raids {item.available} "
-                "are left"
+                f"{form(item.available, 'is', 'are')} left"
             )
         if item.tied_with:
             k = len(item.tied_with) + 1
@@ -187,7 +187,7 @@ def _raid(item: ev.RaidSettled, es: bool, locale: Locale) -> str:
                 )
         elif item.taken < item.claim:
             lines.append(
-                f"Solo quedan {item.available}: se lleva {item.taken} de {item.claim}"
+                f"Solo {form(item.available, 'queda', 'quedan')} {item.available}: se lleva {item.taken} de {item.claim}"
                 if es
                 else f"Only {item.available} left: it takes {item.taken} of {item.claim}"
             )
@@ -275,7 +275,8 @@ def _extraction(item: ev.CoalExtracted, es: bool, locale: Locale) -> str:
     if item.created or item.from_box:
         lines.append(
             f"Extracción {item.extraction}: toma {took} de la reserva, {item.from_box} de la caja "
-            f"y {item.created} creados (el ficticio extrae sin límite); quedan {item.supply} en "
+            f"y {item.created} creados (el ficticio extrae sin límite); "
+            f"{form(item.supply, 'queda', 'quedan')} {item.supply} en "
             "la reserva"
             if es
             else f"Extraction {item.extraction}: takes {took} from the supply, {item.from_box} "
@@ -285,14 +286,16 @@ def _extraction(item: ev.CoalExtracted, es: bool, locale: Locale) -> str:
     elif item.taken < item.extraction:
         lines.append(
             f"Extracción {item.extraction}, pero la reserva solo tenía {item.taken}: toma "
-            f"{item.taken}, el resto se pierde; quedan {item.supply}"
+            f"{item.taken}, el resto se pierde; "
+            f"{form(item.supply, 'queda', 'quedan')} {item.supply}"
             if es
             else f"Extraction {item.extraction}, but the supply held only {item.taken}: takes "
             f"{item.taken}, the rest is lost; {item.supply} left"
         )
     else:
         lines.append(
-            f"Extracción {item.extraction}: toma {item.taken} de la reserva; quedan {item.supply}"
+            f"Extracción {item.extraction}: toma {item.taken} de la reserva; "
+            f"{form(item.supply, 'queda', 'quedan')} {item.supply}"
             if es
             else f"Extraction {item.extraction}: takes {item.taken} from the supply; "
             f"{item.supply} left"

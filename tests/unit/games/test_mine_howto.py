@@ -163,13 +163,13 @@ def test_descriptions_name_colours_and_explain_scoring_line_by_line() -> None:
     assert any("cartas de profesión" in line and "4 > 3" in line for line in end)
     assert any("4–4, luego 5–2" in line for line in end)
     blasted, lamp = (s for s in SAMPLES if isinstance(s, ev.CoalExtracted) and s.firedamp)
-    assert "1 pit builder(s) at the Mine protect against 1 firedamp card(s) < 2: extraction 0" in (
+    assert "1 pit builder at the Mine protects against 1 firedamp card < 2: extraction 0" in (
         ENGINE.describe(blasted, "en")
     )
-    assert "×2 with Safety Lamp, protect against 2 firedamp card(s) ≥ 2" in (
+    assert "×2 with Safety Lamp, protects against 2 firedamp cards ≥ 2" in (
         ENGINE.describe(lamp, "en")
     )
-    assert "×2 con la Lámpara de seguridad, protegen de 2" in ENGINE.describe(lamp, "es")
+    assert "×2 con la Lámpara de seguridad, protege de 2 cartas" in ENGINE.describe(lamp, "es")
     dummy_end = ENGINE.describe(SAMPLES[-1], "en")
     assert "dummy director" in dummy_end and "no seat wins" in dummy_end
     texts = [ENGINE.describe(s, loc) for s in SAMPLES for loc in ("es", "en")]

@@ -312,7 +312,7 @@ function tokenCell(ctx, picture, letter, cell, style, move, marks) {
       "button",
       {
         type: "button",
-        class: ["gk-cell", "gk-move", letter ? "has-token" : ""],
+        class: ["gk-cell", "gk-move", "legal", letter ? "has-token" : ""],
         style,
         "data-cell": k,
         "data-action": "move_token",
@@ -591,7 +591,8 @@ function myArea(ctx, root, picture, view, me) {
   });
   return h(
     "section",
-    { class: "gk-mine", "data-turn-anchor": "", "aria-label": ctx.t("ginkgopolis.my_area") },
+    // The prompt with the hand and the screen it asks about: docked while it is my decision.
+    { class: "gk-mine", "data-decision": isFigure(ctx) ? null : "", "aria-label": ctx.t("ginkgopolis.my_area") },
     steps,
     h(
       "div",
@@ -625,7 +626,7 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
   const btn = (action, label, cls = "", title = undefined) =>
     h(
       "button",
-      { type: "button", class: ["btn", cls], "data-action": action.type, "data-item": action.item, title, disabled: ctx.pending, onclick: () => ctx.act(action) },
+      { type: "button", class: ["btn", "legal", cls], "data-action": action.type, "data-item": action.item, title, disabled: ctx.pending, onclick: () => ctx.act(action) },
       label,
     );
   if (selects.length) {
@@ -658,7 +659,7 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
             alone
               ? h(
                   "button",
-                  { type: "button", class: "btn btn-primary gk-alone", "data-action": "select-alone", title: selectHint(ctx, view, alone), disabled: ctx.pending, onclick: () => ctx.act(alone) },
+                  { type: "button", class: "btn btn-primary gk-alone legal", "data-action": "select-alone", title: selectHint(ctx, view, alone), disabled: ctx.pending, onclick: () => ctx.act(alone) },
                   ctx.t("ginkgopolis.play_alone"),
                   h("small", null, ctx.t(isUrb(card) ? "ginkgopolis.alone_urb" : "ginkgopolis.alone_building")),
                 )
@@ -700,7 +701,7 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
             "button",
             {
               type: "button",
-              class: "btn gk-move-btn",
+              class: "btn gk-move-btn legal",
               "data-action": "move_token",
               "data-cell": cellKey(a.cell),
               title: `${ctx.t("ginkgopolis.move_here", { letter: d?.letter || "", x: a.cell[0], y: a.cell[1] })}. ${ctx.t("ginkgopolis.hint.free")}`,
@@ -969,7 +970,8 @@ function draw(root, picture, ctx, view) {
           { class: "gk-top" },
           h(
             "section",
-            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "aria-label": ctx.t("ginkgopolis.city") },
+            // Every decision is about the city (an armed card's target is outlined there).
+            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "data-decision-focus": "", "aria-label": ctx.t("ginkgopolis.city") },
             h("div", { class: "gk-city-scroll" }, cityGrid(ctx, picture, view, marks)),
             h("p", { class: "gk-legend", "aria-hidden": "true" }, ["R", "Y", "B"].map((c) => h("span", { class: `c-${c}` }, `${GLYPH[c]} ${colourName(ctx, c)} → ${ctx.t(`ginkgopolis.item.${ITEM_OF[c]}`)}`)), h("span", null, `${PAWN} ${ctx.t("ginkgopolis.pending")}`)),
           ),

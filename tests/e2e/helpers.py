@@ -85,7 +85,7 @@ IN_VIEW = """
 """
 
 
-def assert_in_view(page: Any, *, board: bool = True, where: str = "") -> dict[str, Any]:
+def assert_in_view(page: Any, *, board: bool = True) -> dict[str, Any]:
     """The decision's prompt ([data-decision]) and at least one legal target (.legal) are both
     inside the viewport, read with bounding boxes before any click and without scrolling.
 
@@ -94,7 +94,7 @@ def assert_in_view(page: Any, *, board: bool = True, where: str = "") -> dict[st
     False for the later clicks of one decision (a card chosen, now its location).
     """
     seen = page.evaluate(IN_VIEW)
-    context = f"{where}: {seen}"
+    context = str(seen)
     assert seen["prompt"] is not None, f"no [data-decision] prompt on the board — {context}"
     assert seen["prompt_in_view"], f"the prompt is not inside the viewport — {context}"
     assert seen["targets"], f"no legal target (.legal) on the board — {context}"

@@ -16,6 +16,7 @@ import { mountEndings } from "./endings.js";
 import { animated, frameQueue } from "./motion.js";
 import { lastMoves, markLastMoves } from "./lastmove.js";
 import { playSound, soundOn, setSound } from "./sound.js";
+import { decisionDock } from "./decision.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -55,6 +56,7 @@ const nameFormFor = stickyNameForm((created) => {
 const board = document.getElementById("board");
 // Resign, cancel by agreement, delete, "Play again" (issue 18.3).
 const endings = mountEndings({ tableId, state, mySeat, isOwner, status, render });
+const dock = decisionDock(board);
 
 // ------------------------------------------------------------------ helpers
 
@@ -421,19 +423,14 @@ function renderBanner() {
   document.body.dataset.version = String(p?.version ?? 0);
 }
 
-/** When the turn comes to me, bring the renderer's [data-turn-anchor] into view (phones). */
-function revealTurnAnchor() {
-  const anchor = board.querySelector("[data-turn-anchor]");
-  if (!anchor) return;
-  const box = anchor.getBoundingClientRect();
-  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
-  const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  anchor.scrollIntoView({ block: "nearest", behavior: reduce ? "auto" : "smooth" });
+/** My decision's prompt docked where I look, and a legal target in view (decision.js). */
+function renderDock() {
+  const mine = isMyTurn() || state.pending?.kind === "action";
+  dock.update(mine, isMyTurn() ? JSON.stringify(state.picture.legal_actions) : null);
 }
 
 function maybeNotify() {
   const mine = isMyTurn();
-  if (mine && !state.myTurnBefore && !document.hidden) revealTurnAnchor();
   if (mine && !state.myTurnBefore && document.hidden && "Notification" in window) {
     if (Notification.permission === "granted" && localStorage.getItem("partida.notify") === "1") {
       try {
@@ -1365,6 +1362,7 @@ function render() {
   renderFair();
   renderChatCompose();
   renderConn();
+  renderDock();
   maybeNotify();
 }
 

@@ -8,30 +8,100 @@ from pathlib import Path
 from typing import Any
 
 TURN_OR_END = "body[data-turn='me'], body[data-status='finished']"
+# The two screens every game is checked on (issue 18.1): a phone and a small laptop.
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 768}
 
 
-def my_move(page: Any, bet: int = 1) -> str:
-    """Make one move by clicks on the current page: a bet, or the first highlighted card."""
+def my_move(page: Any, bet: int = 1, look: Any = None) -> str:
+    """Make one move by clicks on the current page: a bet, or the first highlighted card.
+
+    ``look(page, board=...)``, when given, runs before every click (see ``assert_in_view``)."""
+
+    def before(first: bool = True) -> None:
+        if look is not None:
+            look(page, board=first)
+
     if page.locator(".bet-panel").count():
+        before()
         page.click(f".bet-option[data-tricks='{bet}']")
+        before(False)
         page.click(".bet-confirm")
         return "bet"
     if page.locator(".high-end-panel").count():
+        before()
         page.click(".high-end-panel button[data-side='right']")
         return "high_end"
+    before()
     page.locator(".hand-mine button.card.legal").first.click()
     return "card"
 
 
-def play_to_the_end(page: Any, limit: int = 200) -> dict[str, int]:
+def play_to_the_end(page: Any, limit: int = 200, look: Any = None) -> dict[str, int]:
     """Answer every turn of this page's player by clicks until the game is over."""
     moves = {"bet": 0, "card": 0, "high_end": 0}
     for _ in range(limit):
         page.wait_for_selector(TURN_OR_END, timeout=15_000)
         if page.get_attribute("body", "data-status") == "finished":
             return moves
-        moves[my_move(page)] += 1
+        moves[my_move(page, look=look)] += 1
     raise AssertionError(f"the game did not end within {limit} moves: {moves}")
+
+
+# Act where you look (issue 18.1): what is on the screen at a decision, read before any click
+# and without scrolling. A legal target counts when its whole box is in the viewport and a tap on
+# its centre reaches it (nothing, such as the docked prompt, lies over it).
+IN_VIEW = """
+() => {
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right) };
+  };
+  const inside = (b) => b.bottom > b.top && b.top >= 0 && b.left >= 0 && b.bottom <= vh && b.right <= vw;
+  const reached = (el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return Boolean(top) && (top === el || el.contains(top));
+  };
+  const prompt = document.querySelector('#board [data-decision]');
+  const targets = Array.from(document.querySelectorAll('#board .legal'))
+    .filter((el) => !el.disabled && el.getClientRects().length > 0);
+  const seen = targets.filter((el) => inside(box(el)) && reached(el));
+  const onBoard = (el) => !prompt || !prompt.contains(el);
+  const describe = (el) => `${el.tagName.toLowerCase()}.${String(el.className).split(' ').join('.')} ${JSON.stringify(box(el))}`;
+  return {
+    viewport: [vw, vh],
+    scroll_y: Math.round(window.scrollY),
+    prompt: prompt ? box(prompt) : null,
+    prompt_in_view: Boolean(prompt) && inside(box(prompt)),
+    targets: targets.length,
+    seen: seen.length,
+    board_targets: targets.filter(onBoard).length,
+    board_seen: seen.filter(onBoard).length,
+    nearest: targets.slice(0, 3).map(describe),
+  };
+}
+"""
+
+
+def assert_in_view(page: Any, *, board: bool = True) -> dict[str, Any]:
+    """The decision's prompt ([data-decision]) and at least one legal target (.legal) are both
+    inside the viewport, read with bounding boxes before any click and without scrolling.
+
+    ``board``: when the board offers targets outside the prompt (a shaft, a city cell), one of
+    those is in view as well; the table brings one into view whenever a decision starts. Pass
+    False for the later clicks of one decision (a card chosen, now its location).
+    """
+    seen = page.evaluate(IN_VIEW)
+    context = str(seen)
+    assert seen["prompt"] is not None, f"no [data-decision] prompt on the board — {context}"
+    assert seen["prompt_in_view"], f"the prompt is not inside the viewport — {context}"
+    assert seen["targets"], f"no legal target (.legal) on the board — {context}"
+    assert seen["seen"], f"no legal target inside the viewport — {context}"
+    if board and seen["board_targets"]:
+        assert seen["board_seen"], f"no target on the board in view beside the prompt — {context}"
+    return dict(seen)
 
 
 def seated_table(

@@ -16,7 +16,10 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
+    LAPTOP,
+    PHONE,
     TURN_OR_END,
+    assert_in_view,
     game_fixtures,
     seated_table,
     shot,
@@ -28,12 +31,15 @@ gk_server, gk_api, gk_context = game_fixtures("ginkgopolis", "gk")
 _DECISION = "() => [document.querySelector('.gk-decision')?.classList[1] ?? null, document.body.dataset.version]"
 
 
-def _one_move(page: Any, moves: dict[str, int], shots: set[str]) -> None:
+def _one_move(page: Any, moves: dict[str, int], shots: set[str], look: Any = None) -> None:
     """Answer one decision of the person by clicks.
 
     Every third selection adds a tile (urbanize or build up) when one is offered; the others
-    exploit, preferring blue buildings and tiles.
+    exploit, preferring blue buildings and tiles. ``look(page, board=...)`` runs before every
+    click, when given (see ``helpers.assert_in_view``).
     """
+    if look is not None:
+        look(page, board=True)
     kind, before = page.evaluate(_DECISION)
     if kind == "select":
         n = moves["select"]
@@ -43,10 +49,14 @@ def _one_move(page: Any, moves: dict[str, int], shots: set[str]) -> None:
         else:
             page.locator(f"{legal}.c-B, {legal}.urb, {legal}").first.click()
         if n < 2:
-            expect(page.locator(".gk-decision .gk-steps li.now")).to_contain_text("alone")
+            # Step 2 (alone or with a tile) is the current one, in either language.
+            expect(page.locator(".gk-decision .gk-steps li").nth(1)).to_have_class("now")
             # The armed card's target is outlined in the city (a building or a token site).
             expect(page.locator(".gk-city .target")).to_have_count(1)
         tiles = page.locator(".gk-screen button.gk-tile.legal")
+        expect(page.locator(".gk-decision .gk-cancel")).to_be_visible()  # the card is armed
+        if look is not None:
+            look(page, board=False)
         count = tiles.count()
         if "choosing" not in shots and count:
             shot(page, "ginkgopolis-choosing.png", full_page=True)
@@ -86,7 +96,8 @@ def test_a_person_plays_a_complete_solo_game_against_hal(
 ) -> None:
     owner = make_player(gk_api, "Ana")
     table_id = seated_table(gk_api, owner, bots=0, seats=1, game="ginkgopolis")
-    page = gk_context(player=owner).new_page()
+    # A small laptop: at every decision the prompt and a target are in view (issue 18.1).
+    page = gk_context(player=owner, viewport=LAPTOP).new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.goto(f"/tables/{table_id}")
@@ -122,7 +133,7 @@ def test_a_person_plays_a_complete_solo_game_against_hal(
         if moves["select"] == 6 and "mid" not in shots:
             shot(page, "ginkgopolis-midgame.png", full_page=True)
             shots.add("mid")
-        _one_move(page, moves, shots)
+        _one_move(page, moves, shots, look=assert_in_view)
     else:
         raise AssertionError(f"the game did not end: {moves}")
 
@@ -146,6 +157,37 @@ def test_a_person_plays_a_complete_solo_game_against_hal(
     page.click(".gk-districts summary")
     expect(page.locator(".gk-districts li").first).to_be_visible()
     shot(page, "ginkgopolis-end.png", full_page=True)
+    assert not problems, problems
+
+
+def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
+    gk_context: Any, gk_api: httpx.Client
+) -> None:
+    """Issue 18.1: the selection steps, the hand and the screen sit in the bar docked at the
+    bottom of the phone, the city above it; every decision of a solo game, before each click."""
+    owner = make_player(gk_api, "Lucía")
+    table_id = seated_table(gk_api, owner, bots=0, seats=1, game="ginkgopolis")
+    page = gk_context(locale="es-ES", player=owner, viewport=PHONE).new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.goto(f"/tables/{table_id}")
+    moves = {"select": 0, "alone": 0, "with_tile": 0, "take": 0, "move": 0}
+    shots = {"choosing", "move", "mid"}  # the laptop game takes those
+
+    def look(page: Any, board: bool = True) -> None:
+        assert_in_view(page, board=board)
+        if not board and moves["select"] == 1:  # a card armed: play it alone or with a tile
+            shot(page, "ginkgopolis-decision-phone.png")
+
+    for _ in range(150):
+        page.wait_for_selector(TURN_OR_END, timeout=15_000)
+        if page.get_attribute("body", "data-status") == "finished":
+            break
+        _one_move(page, moves, shots, look=look)
+    else:
+        raise AssertionError(f"the game did not end: {moves}")
+    assert moves["select"] >= 5 and moves["with_tile"] >= 2, moves
+    expect(page.locator("#turn-banner")).to_contain_text("Fin de la partida")
     assert not problems, problems
 
 

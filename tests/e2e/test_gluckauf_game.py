@@ -18,7 +18,10 @@ from pydantic import TypeAdapter
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
+    LAPTOP,
+    PHONE,
     TURN_OR_END,
+    assert_in_view,
     game_fixtures,
     seated_table,
     shot,
@@ -88,8 +91,11 @@ PLAN = """
 """
 
 
-def _one_move(page: Any, moves: dict[str, int]) -> None:
-    """Answer one decision of the person with one click on a highlighted button."""
+def _one_move(page: Any, moves: dict[str, int], look: Any = None) -> None:
+    """Answer one decision of the person with one click on a highlighted button
+    (``look(page, board=True)`` first, when given: see ``helpers.assert_in_view``)."""
+    if look is not None:
+        look(page, board=True)
     plan = page.evaluate(PLAN, [moves["place"], moves["place"] < 12])
     assert plan is not None and plan[0] >= 0, f"nothing to click: {plan}"
     index, kind = plan
@@ -107,7 +113,8 @@ def test_a_person_plays_a_two_player_game_against_a_bot_by_clicks(
     table_id = seated_table(
         ga_api, owner, bots=1, seats=2, game="gluckauf", options={"starting_player": 0}
     )
-    page = ga_context(player=owner).new_page()
+    # A small laptop: at every decision the prompt and a target are in view (issue 18.1).
+    page = ga_context(player=owner, viewport=LAPTOP).new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.goto(f"/tables/{table_id}")
@@ -135,7 +142,7 @@ def test_a_person_plays_a_two_player_game_against_a_bot_by_clicks(
             expect(page.locator(".ga-player.is-me .move-here").first).to_be_visible()
             shot(page, "gluckauf-mining.png", full_page=True)
             shots["mining"] = True
-        _one_move(page, moves)
+        _one_move(page, moves, look=assert_in_view)
     else:
         raise AssertionError(f"the game did not end: {moves}")
     elapsed = time.monotonic() - started
@@ -157,6 +164,35 @@ def test_a_person_plays_a_two_player_game_against_a_bot_by_clicks(
     # One final-scoring line per player; a total can be negative (open orders, imbalance).
     expect(log.locator("li", has_text=re.compile(r"→ -?\d+ VP"))).to_have_count(2)
     shot(page, "gluckauf-end.png", full_page=True)
+    assert not problems, problems
+
+
+def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
+    ga_context: Any, ga_api: httpx.Client
+) -> None:
+    """Issue 18.1: the mining counter and "stop mining" sit in the bar docked at the bottom
+    while the shaft is on the screen; every decision of a whole game, read before each click."""
+    owner = make_player(ga_api, "Lucía")
+    table_id = seated_table(
+        ga_api, owner, bots=1, seats=2, game="gluckauf", options={"starting_player": 0}
+    )
+    page = ga_context(locale="es-ES", player=owner, viewport=PHONE).new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.goto(f"/tables/{table_id}")
+    moves = {"draft": 0, "place": 0, "mining": 0, "stop": 0, "draw": 0}
+    for _ in range(600):
+        page.wait_for_selector(TURN_OR_END, timeout=15_000)
+        if page.get_attribute("body", "data-status") == "finished":
+            break
+        if page.get_attribute(".gluckauf", "data-phase") == "mining" and moves["mining"] == 2:
+            expect(page.locator(".ga-decision .mining-steps")).to_contain_text("pasos")
+            shot(page, "gluckauf-decision-phone.png")
+        _one_move(page, moves, look=assert_in_view)
+    else:
+        raise AssertionError(f"the game did not end: {moves}")
+    assert moves["draft"] == 3 and moves["mining"] >= 5, moves
+    expect(page.locator("#turn-banner")).to_contain_text("Fin de la partida")
     assert not problems, problems
 
 

@@ -7,11 +7,12 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import TURN_OR_END, play_to_the_end
+from tests.e2e.helpers import LAPTOP, PHONE, TURN_OR_END, assert_in_view, play_to_the_end, shot
 
 
 def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any) -> None:
-    page = new_context().new_page()
+    # A small laptop: at every decision the prompt and a target are in view (issue 18.1).
+    page = new_context(viewport=LAPTOP).new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
 
@@ -35,7 +36,7 @@ def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any
         expect(page).to_have_title(re.compile(r"^▶ Your turn"))
     page.screenshot(path="/tmp/partida-luz-start.png")
 
-    moves = play_to_the_end(page)
+    moves = play_to_the_end(page, look=assert_in_view)
 
     assert moves["bet"] == 4 and moves["card"] == 40, moves
     expect(page.locator("#result")).to_be_visible()
@@ -58,7 +59,7 @@ def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any
 def test_a_spanish_user_plays_luz_to_the_end_on_a_phone(new_context: Any) -> None:
     """The same game on a phone-sized screen with a Spanish browser: every control reachable
     by clicks, Spanish throughout, and nothing wider than the screen."""
-    page = new_context(locale="es-ES", viewport={"width": 390, "height": 844}).new_page()
+    page = new_context(locale="es-ES", viewport=PHONE).new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
 
@@ -79,7 +80,15 @@ def test_a_spanish_user_plays_luz_to_the_end_on_a_phone(new_context: Any) -> Non
     page.wait_for_selector(TURN_OR_END)
     assert _page_width(page) <= 390, "the table is wider than the phone"
 
-    moves = play_to_the_end(page)
+    def look(page: Any, board: bool = True) -> None:
+        """Issue 18.1: the bet panel docked at the bottom, the own cards above it."""
+        assert_in_view(page, board=board)
+        if not board and not looked:  # the first bet being composed
+            shot(page, "luz-decision-phone.png")
+            looked.append(True)
+
+    looked: list[bool] = []
+    moves = play_to_the_end(page, look=look)
 
     assert moves["bet"] == 4 and moves["card"] == 40, moves
     expect(page.locator("#result .ranking .rank-row")).to_have_count(3)

@@ -16,7 +16,10 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
+    LAPTOP,
+    PHONE,
     TURN_OR_END,
+    assert_in_view,
     game_fixtures,
     seated_table,
     shot,
@@ -31,8 +34,11 @@ def _table(api: httpx.Client, owner: dict[str, str], **options: Any) -> str:
     )
 
 
-def _one_move(page: Any, moves: dict[str, int]) -> None:
-    """Answer one decision of the person by clicks, spreading the cards over the locations."""
+def _one_move(page: Any, moves: dict[str, int], look: Any = None) -> None:
+    """Answer one decision of the person by clicks, spreading the cards over the locations
+    (``look(page, board=...)`` before every click, when given: see ``helpers.assert_in_view``)."""
+    if look is not None:
+        look(page, board=True)
     if page.locator(".mine-decision.discard").count():
         if not moves["discard"]:
             shot(page, "mine-discard.png", full_page=True)
@@ -47,10 +53,14 @@ def _one_move(page: Any, moves: dict[str, int]) -> None:
         return
     cards = page.locator(".mine-hand button.mcard.legal")
     cards.nth(total % cards.count()).click()
-    expect(page.locator(".mine-decision .steps li.now")).to_contain_text("location")
-    choices = page.locator(".mine-decision button.target-choice")
+    # Step 2 (its location) is the current one, in either language.
+    expect(page.locator(".mine-decision .steps li").nth(1)).to_have_class("now")
+    # The own board offers the card's locations (the docked prompt leaves its list to it).
+    choices = page.locator(".mine-director.is-me button.target-btn")
     # Locations differ from card to card; every highlighted one is a legal action.
     expect(choices.first).to_be_visible()
+    if look is not None:
+        look(page, board=False)
     recruit = choices.and_(page.locator("[data-location=recruitment]"))
     if page.get_attribute(".mine-game", "data-round") == "1" and recruit.count():
         recruit.click()  # four recruiters: ten cards in hand, so two discards by click
@@ -60,7 +70,8 @@ def _one_move(page: Any, moves: dict[str, int]) -> None:
 
 
 def test_a_person_plays_a_two_seat_game_with_the_dummy_against_a_bot(mine_context: Any) -> None:
-    page = mine_context().new_page()
+    # A small laptop: at every decision the prompt and a target are in view (issue 18.1).
+    page = mine_context(viewport=LAPTOP).new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
 
@@ -103,7 +114,7 @@ def test_a_person_plays_a_two_seat_game_with_the_dummy_against_a_bot(mine_contex
         if not shot_mid and page.locator(".mine-report").count() and moves["place"] >= 9:
             shot(page, "mine-midgame.png", full_page=True)
             shot_mid = True
-        _one_move(page, moves)
+        _one_move(page, moves, look=assert_in_view)
     else:
         raise AssertionError(f"the game did not end: {moves}")
 
@@ -126,6 +137,36 @@ def test_a_person_plays_a_two_seat_game_with_the_dummy_against_a_bot(mine_contex
     shot(page, "mine-end.png", full_page=True)
     assert not problems, problems
     # About 20 s on an idle machine; the bound leaves room for a loaded CI runner.
+
+
+def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
+    mine_context: Any, mine_api: httpx.Client
+) -> None:
+    """Issue 18.1: the hand and the choice sit in the bar docked at the bottom of the phone;
+    every decision of a whole game (a card, then its location), read before each click."""
+    owner = make_player(mine_api, "Lucía")
+    table_id = _table(mine_api, owner, first_player=0)
+    page = mine_context(locale="es-ES", player=owner, viewport=PHONE).new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.goto(f"/tables/{table_id}")
+    moves = {"place": 0, "pass": 0, "discard": 0}
+
+    def look(page: Any, board: bool = True) -> None:
+        assert_in_view(page, board=board)
+        if not board and moves["place"] == 1:  # the second card chosen: its locations offered
+            shot(page, "mine-decision-phone.png")
+
+    for _ in range(120):
+        page.wait_for_selector(TURN_OR_END, timeout=15_000)
+        if page.get_attribute("body", "data-status") == "finished":
+            break
+        _one_move(page, moves, look=look)
+    else:
+        raise AssertionError(f"the game did not end: {moves}")
+    assert moves["place"] >= 8 and moves["discard"] >= 1, moves
+    expect(page.locator("#turn-banner")).to_contain_text("Fin de la partida")
+    assert not problems, problems
 
 
 def _data_cards(page: Any, selector: str) -> list[int]:
@@ -207,7 +248,8 @@ def test_nobody_sees_a_card_the_view_does_not_give_them(
     # A phone: the same board, one column, the hand and the decision still reachable.
     page.set_viewport_size({"width": 390, "height": 844})
     page.locator(".mine-hand button.mcard.legal").first.click()
-    expect(page.locator(".mine-decision button.target-choice").first).to_be_visible()
+    # The card's locations are offered on the own board, above the docked hand.
+    expect(page.locator(".mine-director.is-me button.target-btn").first).to_be_visible()
     shot(page.locator(".mine-decision"), "mine-phone-decision.png")
     shot(page, "mine-phone.png", full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")

@@ -53,7 +53,7 @@ export function render(root, picture, ctx) {
       actions.length
         ? h(
             "section",
-            { class: "generic-actions", "aria-label": ctx.t("generic.actions") },
+            { class: "generic-actions", "data-decision": "", "aria-label": ctx.t("generic.actions") },
             h("h2", null, ctx.t("generic.actions")),
             h(
               "div",
@@ -63,7 +63,7 @@ export function render(root, picture, ctx) {
                   "button",
                   {
                     type: "button",
-                    class: "btn",
+                    class: "btn legal",
                     "data-action-index": index,
                     disabled: ctx.pending,
                     onclick: () => ctx.act(action),

@@ -346,7 +346,7 @@ function tokenCell(ctx, picture, letter, cell, style, move, marks) {
       "button",
       {
         type: "button",
-        class: ["gk-cell", "gk-move", letter ? "has-token" : ""],
+        class: ["gk-cell", "gk-move", "legal", letter ? "has-token" : ""],
         style,
         "data-cell": k,
         "data-action": "move_token",
@@ -638,7 +638,8 @@ function myArea(ctx, root, picture, view, me) {
   });
   return h(
     "section",
-    { class: "gk-mine", "data-turn-anchor": "", "data-flip-frame": "gk-mine", "aria-label": ctx.t("ginkgopolis.my_area") },
+    // The prompt with the hand and the screen it asks about: docked while it is my decision.
+    { class: "gk-mine", "data-decision": isFigure(ctx) ? null : "", "data-flip-frame": "gk-mine", "aria-label": ctx.t("ginkgopolis.my_area") },
     steps,
     h(
       "div",
@@ -672,7 +673,7 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
   const btn = (action, label, cls = "", title = undefined) =>
     h(
       "button",
-      { type: "button", class: ["btn", cls], "data-action": action.type, "data-item": action.item, title, disabled: ctx.pending, onclick: () => ctx.act(action) },
+      { type: "button", class: ["btn", "legal", cls], "data-action": action.type, "data-item": action.item, title, disabled: ctx.pending, onclick: () => ctx.act(action) },
       label,
     );
   if (selects.length) {
@@ -705,7 +706,7 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
             alone
               ? h(
                   "button",
-                  { type: "button", class: "btn btn-primary gk-alone", "data-action": "select-alone", title: selectHint(ctx, view, alone), disabled: ctx.pending, onclick: () => ctx.act(alone) },
+                  { type: "button", class: "btn btn-primary gk-alone legal", "data-action": "select-alone", title: selectHint(ctx, view, alone), disabled: ctx.pending, onclick: () => ctx.act(alone) },
                   ctx.t("ginkgopolis.play_alone"),
                   h("small", null, ctx.t(isUrb(card) ? "ginkgopolis.alone_urb" : "ginkgopolis.alone_building")),
                 )
@@ -747,7 +748,7 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
             "button",
             {
               type: "button",
-              class: "btn gk-move-btn",
+              class: "btn gk-move-btn legal",
               "data-action": "move_token",
               "data-cell": cellKey(a.cell),
               title: `${ctx.t("ginkgopolis.move_here", { letter: d?.letter || "", cell: cellName(a.cell) })}. ${ctx.t("ginkgopolis.hint.free")}`,
@@ -1016,7 +1017,8 @@ function draw(root, picture, ctx, view) {
           { class: "gk-top" },
           h(
             "section",
-            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "data-flip-frame": "gk-city", "aria-label": ctx.t("ginkgopolis.city") },
+            // Every decision is about the city (an armed card's target is outlined there).
+            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "data-decision-focus": "", "data-flip-frame": "gk-city", "aria-label": ctx.t("ginkgopolis.city") },
             h("div", { class: "gk-city-scroll", tabindex: 0 }, cityGrid(ctx, picture, view, marks)),
             h("p", { class: "gk-legend", "aria-hidden": "true" }, ["R", "Y", "B"].map((c) => h("span", { class: `c-${c}` }, `${GLYPH[c]} ${colourName(ctx, c)} → ${ctx.t(`ginkgopolis.item.${ITEM_OF[c]}`)}`)), h("span", null, `${PAWN} ${ctx.t("ginkgopolis.pending")}`)),
           ),

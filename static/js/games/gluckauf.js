@@ -811,7 +811,7 @@ function decisionPanel(ctx, picture, actions, figure = false) {
   }
   return h(
     "section",
-    { class: ["ga-decision", myTurn ? "mine" : "others", `phase-${phase}`], "data-phase": phase, "data-turn-anchor": myTurn && !figure ? "" : null, "aria-live": figure ? null : "polite" },
+    { class: ["ga-decision", myTurn ? "mine" : "others", `phase-${phase}`], "data-phase": phase, "data-decision": figure ? null : "", "aria-live": figure ? null : "polite" },
     h("h3", null, title),
     steps.length
       ? h(

@@ -171,6 +171,7 @@ function playerPanel(ctx, view, player, { mine, toAct, playable, pending }) {
       class: ["luz-player", mine ? "is-me" : "", toAct ? "to-act" : "", player.is_first_player ? "first" : ""],
       "data-seat": player.seat,
       "data-flip-frame": `luz-p-${player.seat}`,
+      "data-decision-focus": mine ? "" : null, // a bet is about the own hand
       "aria-label": name,
     },
     h(
@@ -308,7 +309,7 @@ function betPanel(ctx, picture) {
           "button",
           {
             type: "button",
-            class: ["bet-option", betDraft.tricks === n ? "selected" : ""],
+            class: ["bet-option", "legal", betDraft.tricks === n ? "selected" : ""],
             "data-tricks": n,
             "aria-pressed": betDraft.tricks === n ? "true" : "false",
             title: ctx.t("luz.hint.bet_option", { n }),
@@ -344,7 +345,7 @@ function betPanel(ctx, picture) {
       "button",
       {
         type: "button",
-        class: "btn btn-primary bet-confirm",
+        class: ["btn", "btn-primary", "bet-confirm", chosen ? "legal" : ""],
         disabled: !chosen || ctx.pending,
         title: chosen
           ? ctx.t(chosen.safety ? "luz.hint.bet_safety" : "luz.hint.bet", { n: chosen.tricks, deal })
@@ -377,7 +378,7 @@ function highEndPanel(ctx, picture) {
           "button",
           {
             type: "button",
-            class: "btn",
+            class: "btn legal",
             "data-side": a.side,
             disabled: ctx.pending,
             title: ctx.t(a.side === "left" ? "luz.hint.high_end_left" : "luz.hint.high_end_right", { name: ctx.seatName(holder) }),
@@ -515,9 +516,9 @@ export function render(root, picture, ctx) {
         viewer !== null
           ? h(
               "div",
-              { class: "luz-mine", "data-turn-anchor": "" },
+              { class: "luz-mine" },
               panel(viewer, true),
-              actions.length ? h("div", { class: "luz-actions" }, actions) : null,
+              actions.length ? h("div", { class: "luz-actions", "data-decision": "" }, actions) : null,
             )
           : null,
       ),

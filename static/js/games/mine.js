@@ -510,7 +510,7 @@ function locationCell(ctx, view, d, loc, targets) {
       "button",
       {
         type: "button",
-        class: ["target-btn", action.victim !== undefined && action.victim !== null ? `col-c${action.victim}` : ""],
+        class: ["target-btn", "legal", action.victim !== undefined && action.victim !== null ? `col-c${action.victim}` : ""],
         "data-location": action.location,
         "data-victim": action.victim ?? null,
         title,
@@ -543,6 +543,8 @@ function directorBoard(ctx, view, d, { mine, toAct, targetsByLoc }) {
       "data-director": d.director,
       "data-flip-frame": `mine-d-${d.director}`,
       "data-seat": d.seat ?? null,
+      // The own board: what a placement is about (its highlighted locations take the card).
+      "data-decision-focus": mine ? "" : null,
       "aria-label": namedColour(ctx, d.director, view.n_seats),
     },
     directorHead(ctx, view, d, { mine, toAct }),
@@ -657,7 +659,7 @@ function decisionPanel(ctx, view, picture, { places, pass, discards, targetsByLo
   if (discards.length) {
     return h(
       "section",
-      { class: "mine-decision discard", "data-turn-anchor": "" },
+      { class: "mine-decision discard" },
       h("h3", null, ctx.t("mine.discard_title", { n: view.must_discard })),
       h("p", { class: "hint" }, ctx.t("mine.discard_hint", { limit: view.hand_limit })),
     );
@@ -671,7 +673,7 @@ function decisionPanel(ctx, view, picture, { places, pass, discards, targetsByLo
     const chosenTargets = selected !== null ? [...targetsByLoc.entries()] : [];
     return h(
       "section",
-      { class: "mine-decision place", "data-turn-anchor": "", "aria-labelledby": "mine-decision-title" },
+      { class: "mine-decision place", "aria-labelledby": "mine-decision-title" },
       h("h3", { id: "mine-decision-title" }, ctx.t("mine.your_turn", { n: myDir.placed_count, max: view.max_placed })),
       h(
         "ol",
@@ -707,7 +709,7 @@ function decisionPanel(ctx, view, picture, { places, pass, discards, targetsByLo
                 list.map(({ action, text, title }) =>
                   h("button", {
                     type: "button",
-                    class: ["btn", "target-choice", action.victim !== undefined && action.victim !== null ? `col-c${action.victim}` : ""],
+                    class: ["btn", "target-choice", "legal", action.victim !== undefined && action.victim !== null ? `col-c${action.victim}` : ""],
                     "data-location": action.location,
                     "data-victim": action.victim ?? null,
                     title,
@@ -723,7 +725,7 @@ function decisionPanel(ctx, view, picture, { places, pass, discards, targetsByLo
         ? h(
             "div",
             { class: "pass-row" },
-            h("button", { type: "button", class: "btn pass-btn", "data-action": "pass", title: ctx.t("mine.title.pass", { n: myDir.placed_count, max: view.max_placed }), disabled: ctx.pending, onclick: () => ctx.act(pass) }, ctx.t("mine.pass")),
+            h("button", { type: "button", class: "btn pass-btn legal", "data-action": "pass", title: ctx.t("mine.title.pass", { n: myDir.placed_count, max: view.max_placed }), disabled: ctx.pending, onclick: () => ctx.act(pass) }, ctx.t("mine.pass")),
             h("span", { class: "small muted-light" }, ctx.t("mine.pass_hint")),
           )
         : null,
@@ -946,7 +948,9 @@ function pick(root, version, card) {
   if (!board) return;
   board.draft = { version, card };
   render(root, board.picture, board.ctx);
-  const el = root.querySelector(".target-choice, .mine-hand button.selected, .mine-hand button.legal");
+  // The first location offered, on the own board (the docked prompt leaves its list to the board).
+  const shown = (el) => el.getClientRects().length > 0;
+  const el = [...root.querySelectorAll(".target-choice, .mine-director.is-me .target-btn, .mine-hand button.selected, .mine-hand button.legal")].find(shown);
   el?.focus({ preventScroll: true });
 }
 
@@ -1013,7 +1017,8 @@ function draw(root, picture, baseCtx) {
               "div",
               { class: "mine-mine" },
               board(myDir, true),
-              h("div", { class: "mine-side" }, decisionPanel(ctx, view, picture, { places, pass, discards, targetsByLoc, myDir }), handPanel(ctx, view, picture, { places, discards })),
+              // The prompt and the hand it asks about: docked together while it is my decision.
+              h("div", { class: "mine-side", "data-decision": figure ? null : "" }, decisionPanel(ctx, view, picture, { places, pass, discards, targetsByLoc, myDir }), handPanel(ctx, view, picture, { places, discards })),
             )
           : null,
       ),

@@ -11,6 +11,7 @@ import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.j
 import { TableSocket } from "./ws.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
 import { initHints } from "./hints.js";
+import { rankedEntries, winnerNames } from "./result.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -369,14 +370,9 @@ function renderBanner() {
     text = t("turn.waiting_players", { taken, total });
   } else if (st === "finished") {
     kind = "finished";
-    // The winners are the seats in first place (a solo seat that lost to an automatic
-    // opponent has place 2, so nobody at the table is named the winner).
-    const result = p?.result || {};
-    const places = result.places || {};
-    const firsts = (result.ranking || []).filter((seat) => (places[seat] ?? places[String(seat)] ?? 1) === 1);
-    text = firsts.length
-      ? t("turn.game_over_winner", { name: firsts.map((seat) => seatName(state.table, seat)).join(", ") })
-      : t("turn.game_over");
+    // The winners are whoever is in first place, an automatic opponent too (Hal, the dummy).
+    const firsts = winnerNames(p?.result, state.table);
+    text = firsts.length ? t("turn.game_over_winner", { name: firsts.join(", ") }) : t("turn.game_over");
   } else if (state.pending) {
     turn = "pending";
     text = t("turn.sending");
@@ -941,28 +937,20 @@ function renderResult() {
     return;
   }
   panel.hidden = false;
-  const scores = result.scores || {};
-  const ranking = result.ranking || [];
-  const places = result.places || {};
   const mine = mySeat();
-  let place = 0;
-  let lastScore = null;
-  const rows = ranking.map((seat, index) => {
-    const score = scores[seat] ?? scores[String(seat)];
-    if (places[seat] !== undefined || places[String(seat)] !== undefined) {
-      place = places[seat] ?? places[String(seat)];
-    } else if (score !== lastScore) {
-      place = index + 1;
-    }
-    lastScore = score;
-    return h(
+  const rows = rankedEntries(result, state.table).map((e) =>
+    h(
       "li",
-      { class: ["rank-row", `place-${place}`, seat === mine ? "mine" : ""], "data-seat": seat },
-      h("span", { class: "rank-place" }, t("result.place", { n: place })),
-      h("span", { class: "rank-name" }, seatName(state.table, seat)),
-      h("span", { class: "rank-score" }, t("result.points", { n: score })),
-    );
-  });
+      {
+        class: ["rank-row", `place-${e.place}`, e.kind === "seat" && e.seat === mine ? "mine" : "", e.kind === "other" ? "rank-other" : ""],
+        "data-seat": e.kind === "seat" ? e.seat : null,
+        "data-other": e.kind === "other" ? e.id : null,
+      },
+      h("span", { class: "rank-place" }, t("result.place", { n: e.place })),
+      h("span", { class: "rank-name" }, e.name),
+      e.score === undefined ? null : h("span", { class: "rank-score" }, t("result.points", { n: e.score })),
+    ),
+  );
   fill(panel, 
     h("h2", null, t("result.title")),
     h("ol", { class: "ranking", "data-testid": "ranking" }, rows),

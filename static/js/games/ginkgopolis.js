@@ -407,7 +407,11 @@ function roundStrip(ctx, picture, view) {
     let state;
     if (pl.hal) {
       if (view.decision && view.decision.player === pl.player) {
-        body = cardFace(ctx, view.decision.card);
+        // While seat 0 moves Hal's token: his card, and the tile he placed on its site.
+        const placed = view.decision.site ? view.city.find((b) => same(b.cell, view.decision.site)) : null;
+        body = view.decision.card
+          ? h("div", { class: "gk-pair" }, cardFace(ctx, view.decision.card), placed ? tileFace(ctx, placed.top, { class: "on-card" }) : null)
+          : cardBack(ctx, { label: ctx.t("ginkgopolis.hal_card") });
         state = "revealed";
       } else if (view.hal_card_face_down) {
         body = cardBack(ctx, { label: ctx.t("ginkgopolis.hal_card") });

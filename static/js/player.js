@@ -5,6 +5,7 @@ import { checkIdentity, identity, getPlayer, getLeaderboard, listGames } from ".
 import { h, fill, toast } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange } from "./i18n.js";
 import { mountHeader, errorText, gameTitle } from "./common.js";
+import { installReadable } from "./readable.js";
 
 const playerId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 
@@ -74,7 +75,7 @@ function renderRatings() {
   fill(
     panel,
     h("h2", { id: "ratings-title" }, t("player.ratings")),
-    rows.length ? ratingsTable(rows) : h("p", { class: "muted empty" }, t("player.no_ratings")),
+    rows.length ? h("div", { class: "table-scroll" }, ratingsTable(rows)) : h("p", { class: "muted empty" }, t("player.no_ratings")),
     rows.length ? h("p", { class: "hint" }, t("player.rating_hint")) : null,
     h("p", { class: "hint", "data-testid": "unrated-hint" }, t("player.unrated_hint")),
   );
@@ -238,6 +239,7 @@ function showFatal(message) {
 
 async function main() {
   await initI18n();
+  installReadable(document.getElementById("main"));
   mountHeader({ onIdentityChange: () => render() });
   onLangChange(() => render());
   await checkIdentity();

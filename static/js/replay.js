@@ -9,6 +9,7 @@ import { h, fill, toast } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.js";
 import { mountHeader, showError, errorText, seatName, gameTitle } from "./common.js";
 import * as generic from "./games/_generic.js";
+import { installReadable } from "./readable.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const query = new URLSearchParams(location.search);
@@ -461,6 +462,7 @@ function showFatal(message) {
 
 async function main() {
   await initI18n();
+  installReadable(document.getElementById("main"));
   mountHeader({ onIdentityChange: () => render() });
   renderTitle();
   await checkIdentity();

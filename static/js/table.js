@@ -12,6 +12,7 @@ import { TableSocket } from "./ws.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
 import { initHints } from "./hints.js";
 import { rankedEntries, winnerNames } from "./result.js";
+import { installReadable } from "./readable.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -1312,6 +1313,7 @@ function showFatal(message) {
 async function main() {
   await initI18n();
   initHints(board);
+  installReadable(document.getElementById("main"));
   header = mountHeader({
     onIdentityChange: () => {
       connect();

@@ -148,6 +148,7 @@ function tileFace(ctx, tile, extra = {}) {
       "aria-label": extra.label || tileText(ctx, tile),
       title: extra.title || tileText(ctx, tile),
       "data-tile": tile,
+      "data-zoom": "",
       ...(extra.attrs || {}),
     },
     h("span", { class: "gk-glyph", "aria-hidden": "true" }, GLYPH[c]),
@@ -170,6 +171,7 @@ function cardFace(ctx, card, extra = {}) {
       "aria-label": extra.label || `${text}: ${effect}`,
       title: extra.title || `${text} — ${effect}`,
       "data-card": card,
+      "data-zoom": "",
       ...(extra.attrs || {}),
     },
     urb
@@ -257,7 +259,8 @@ function cityGrid(ctx, picture, view, marks) {
     "div",
     {
       class: "gk-city-grid",
-      style: { "--cols": String(maxX - minX + 1), "--rows": String(maxY - minY + 1) },
+      // A string: custom properties cannot be assigned through element.style's fields.
+      style: `--cols: ${maxX - minX + 1}; --rows: ${maxY - minY + 1}`,
       role: "group",
       "aria-label": ctx.t("ginkgopolis.city"),
     },
@@ -867,7 +870,7 @@ function finalPanel(ctx, view) {
     h("h3", { id: "gk-final-title" }, headline),
     h(
       "div",
-      { class: "gk-table-scroll" },
+      { class: "gk-table-scroll table-scroll" },
       h(
         "table",
         null,
@@ -973,9 +976,11 @@ function draw(root, picture, ctx, view) {
           { class: "gk-top" },
           h(
             "section",
-            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "aria-label": ctx.t("ginkgopolis.city") },
+            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "aria-label": ctx.t("ginkgopolis.city"), "data-zoom": "" },
             h("div", { class: "gk-city-scroll" }, cityGrid(ctx, picture, view, marks)),
             h("p", { class: "gk-legend", "aria-hidden": "true" }, ["R", "Y", "B"].map((c) => h("span", { class: `c-${c}` }, `${GLYPH[c]} ${colourName(ctx, c)} → ${ctx.t(`ginkgopolis.item.${ITEM_OF[c]}`)}`)), h("span", null, `${PAWN} ${ctx.t("ginkgopolis.pending")}`)),
+            // The zoomed city view (zoom.js): the whole city, large, in a dialog.
+            h("button", { type: "button", class: "btn gk-zoom-city", "data-zoom-button": "", title: ctx.t("ginkgopolis.zoom_city_hint") }, h("span", { class: "gk-zoom-icon", "aria-hidden": "true" }), ctx.t("ginkgopolis.zoom_city")),
           ),
           h(
             "div",

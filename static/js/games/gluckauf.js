@@ -279,6 +279,7 @@ function tileFace(ctx, info, carts, extra = {}) {
     {
       class: ["tile", `c-${info.colour}`, `side-${info.side}`, extra.class],
       "data-tile": info.id,
+      "data-zoom": "",
       role: "img",
       "aria-label": extra.label || label,
       title: extra.label || label,
@@ -316,6 +317,7 @@ function orderCard(ctx, info, filled, extra = {}) {
       ...(extra.attrs || {}),
       class: ["order", `t-${info.transport}`, complete ? "complete" : "", extra.class, extra.attrs?.class],
       "data-order": info.id,
+      "data-zoom": "", // a long press enlarges it (zoom.js)
       "aria-label": extra.label || orderName(ctx, info.id),
       title: extra.title || orderName(ctx, info.id),
     },

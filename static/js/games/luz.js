@@ -35,6 +35,7 @@ function cardFace(ctx, card, extra = {}) {
       role: "img",
       "aria-label": cardText(ctx, card),
       "data-card": card,
+      "data-zoom": "", // a long press enlarges it (zoom.js)
       title: cardText(ctx, card),
     },
     h(

@@ -155,6 +155,7 @@ function cardFace(ctx, id, opts = {}) {
   const attrs = {
     class: ["mcard", "face", c.event ? "event" : "profession", `k-${c.kind}`, opts.size || "small", opts.class],
     "data-card": id,
+    "data-zoom": "", // a long press enlarges it (zoom.js)
     title: opts.title || cardLabel(ctx, id),
   };
   if (opts.button) {

@@ -24,7 +24,14 @@ from typing import (
     runtime_checkable,
 )
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
 from pydantic_core import to_json
 
 Seat: TypeAlias = int
@@ -184,11 +191,25 @@ class Transition(NamedTuple):
     events: list[Event]
 
 
+class Opponent(BaseModel):
+    """A participant ranked with the seats that is no seat: an automatic opponent the rules
+    play (Ginkgopolis' Hal in the solo game, MINE!'s dummy director)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(description="stable id within the game (`hal`, `dummy`)")
+    name: str = Field(description="its English name; clients may translate by `id`")
+    score: int
+    place: int = Field(description="its place among the seats' places (1 = winner)")
+
+
 class Result(BaseModel):
     """Final outcome, the shape of API.md: scores per seat, ranking best first, tie-break text.
 
     ``places`` gives each seat its place (1 = winner); seats that tie share a place.
-    ``details`` carries game-specific extras (for example a dummy player's score).
+    ``others`` ranks the automatic opponents among them (so a solo seat that lost is not
+    "place 2 of 1"); it is left out of the JSON when empty, so a game without one keeps
+    its results unchanged. ``details`` carries game-specific extras.
     """
 
     scores: dict[Seat, int]
@@ -196,6 +217,14 @@ class Result(BaseModel):
     tiebreak: str = ""
     places: dict[Seat, int] = Field(default_factory=dict)
     details: dict[str, Any] = Field(default_factory=dict)
+    others: list[Opponent] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_others(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not self.others:
+            data.pop("others", None)
+        return data
 
 
 class Figure(NamedTuple):

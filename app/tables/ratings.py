@@ -4,8 +4,9 @@ and the player page: finished games, results, stats.
 A finished table is rated once (the `rated` flag is set in the same transaction
 as the rating updates); tables finished while the process was down are rated
 at start-up. Only human seats are rated, and only when two or more humans
-played; a game ended by the host or cancelled by its players is not rated. A player who
-resigned is rated at the place the result gives the seat (app.tables.outcomes).
+played; a game ended by the host or cancelled by its players is not rated
+(:func:`unrated_reason`). A player who resigned is rated at the place the result gives the
+seat (app.tables.outcomes).
 """
 
 from __future__ import annotations
@@ -22,6 +23,36 @@ from app.tables.service import FINISHED, TableService, _iso
 
 log = logging.getLogger("partida.ratings")
 MODEL = PlackettLuce()
+
+
+def unrated_reason(result: dict[str, Any] | None, seats: list[Seat]) -> str | None:
+    """Why a finished table is not rated, or None when it is: the one rule the rating and
+    the player page's counts share, so the ratings table and the leaderboard agree.
+
+    ``fewer_than_two_people``: a rating measures people against people, so a game of one
+    person against bots or an automatic opponent (solo Ginkgopolis against Hal) is played
+    but not rated. ``ended_by_admin``: the host stopped it; ``cancelled``: its players
+    agreed to end it. ``no_result``: nothing to rate.
+    """
+    if not result or not result.get("places"):
+        return "no_result"
+    if result.get("ended_by_admin"):
+        return "ended_by_admin"
+    if result.get("cancelled"):
+        return "cancelled"
+    # A seat a bot took over still counts as its player's game.
+    if sum(1 for s in seats if s.player_id) < 2:
+        return "fewer_than_two_people"
+    return None
+
+
+def participants(result: dict[str, Any] | None, seat_count: int) -> int:
+    """How many were ranked: the seats and the automatic opponents (``others``), and never
+    fewer than the last place given (a result stored before ``others`` existed)."""
+    result = result or {}
+    places = [int(p) for p in (result.get("places") or {}).values()]
+    places += [int(o.get("place", 0)) for o in result.get("others") or []]
+    return max([seat_count + len(result.get("others") or []), *places])
 
 
 def display(mu: float, sigma: float) -> int:
@@ -58,14 +89,12 @@ class Ratings:
             row = await session.get(GameTable, table_id)
             if row is None or not row.result:
                 return False
+            if unrated_reason(row.result, list(row.seats)) is not None:
+                return False
             places: dict[str, int] = {
                 str(k): int(v) for k, v in (row.result.get("places") or {}).items()
             }
-            # A seat a bot took over still counts as its player's game.
             humans = [s for s in row.seats if s.player_id]
-            unfinished = row.result.get("ended_by_admin") or row.result.get("cancelled")
-            if unfinished or len(humans) < 2 or not places:
-                return False
             current = {
                 r.player_id: r
                 for r in (
@@ -150,10 +179,12 @@ class Ratings:
             result = table.result or {}
             place = (result.get("places") or {}).get(str(seat))
             score = (result.get("scores") or {}).get(str(seat))
-            per_game = stats.setdefault(table.game, {"played": 0, "won": 0})
+            unrated = unrated_reason(result, list(table.seats))
+            per_game = stats.setdefault(table.game, {"played": 0, "won": 0, "rated": 0})
             if not result.get("ended_by_admin") and not result.get("cancelled"):
                 per_game["played"] += 1
                 per_game["won"] += int(place == 1)
+            per_game["rated"] += int(unrated is None)
             shown = not table.private or (
                 viewer_id is not None and any(s.player_id == viewer_id for s in table.seats)
             )
@@ -166,10 +197,12 @@ class Ratings:
                         "seat": seat,
                         "place": place,
                         "score": score,
-                        "players": len(table.seats),
+                        "players": participants(result, len(table.seats)),
                         "ended_by_admin": bool(result.get("ended_by_admin")),
                         "cancelled": bool(result.get("cancelled")),
                         "resigned": seat in (result.get("resigned") or ()),
+                        "rated": unrated is None,
+                        "unrated_reason": unrated,
                     }
                 )
         return {
@@ -188,6 +221,7 @@ class Ratings:
             "stats": {
                 "played": sum(s["played"] for s in stats.values()),
                 "won": sum(s["won"] for s in stats.values()),
+                "rated": sum(s["rated"] for s in stats.values()),
                 "by_game": stats,
             },
             "games": games,

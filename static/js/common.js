@@ -60,13 +60,20 @@ export function mountHeader({ onIdentityChange } = {}) {
       who.replaceChildren();
       return;
     }
+    // On a phone the bar keeps one line: the bare name and a pencil (readable.css).
     who.replaceChildren(
-      h("span", { class: "whoami-name", "data-testid": "whoami" }, t("header.playing_as", { name: me.name })),
+      h(
+        "span",
+        { class: "whoami-name", "data-testid": "whoami", title: t("header.playing_as", { name: me.name }) },
+        h("span", { class: "whoami-long" }, t("header.playing_as", { name: me.name })),
+        h("span", { class: "whoami-short", "aria-hidden": "true" }, me.name),
+      ),
       h(
         "button",
         {
           type: "button",
           class: "btn btn-link",
+          title: t("header.change_name"),
           onclick: () => {
             if (!confirm(t("header.change_name_confirm"))) return;
             clearIdentity();
@@ -74,7 +81,8 @@ export function mountHeader({ onIdentityChange } = {}) {
             onIdentityChange?.(null);
           },
         },
-        t("header.change_name"),
+        h("span", { class: "btn-icon", "aria-hidden": "true" }, "✎"),
+        h("span", { class: "btn-text" }, t("header.change_name")),
       ),
     );
   };

@@ -59,6 +59,7 @@ export function initHints(root) {
     hideHint();
     pressed = false;
     if (event.pointerType === "mouse") return; // a mouse hovers: the native title does it
+    if (event.target.closest?.("[data-zoom]")) return; // zoom.js: the enlarged copy shows the title
     const target = event.target.closest?.("[title]");
     if (!target || !root.contains(target) || !target.getAttribute("title")) return;
     start = { x: event.clientX, y: event.clientY };

@@ -6,6 +6,7 @@ import { h, fill, toast } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange } from "./i18n.js";
 import { mountHeader, errorText, gameTitle } from "./common.js";
 import { showGone } from "./gone.js";
+import { installReadable } from "./readable.js";
 
 const playerId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 
@@ -66,6 +67,8 @@ function renderRatings() {
         { class: "num rating-cell", title: r ? t("player.rating_detail", { mu: r.mu, sigma: r.sigma }) : null },
         r ? rating(r.rating) : "—",
       ),
+      // The leaderboard's own count (its "rated games"), so both say the same number.
+      h("td", { class: "num", "data-testid": "rated-games" }, String(r ? r.games : 0)),
       h("td", { class: "num" }, String(s.played)),
       h("td", { class: "num" }, String(s.won)),
     );
@@ -73,27 +76,38 @@ function renderRatings() {
   fill(
     panel,
     h("h2", { id: "ratings-title" }, t("player.ratings")),
-    rows.length
-      ? h(
-          "table",
-          { class: "data-table", "data-testid": "ratings" },
-          h(
-            "thead",
-            null,
-            h(
-              "tr",
-              null,
-              h("th", { scope: "col" }, t("player.game")),
-              h("th", { scope: "col", class: "num" }, t("player.rating")),
-              h("th", { scope: "col", class: "num" }, t("player.played")),
-              h("th", { scope: "col", class: "num" }, t("player.won")),
-            ),
-          ),
-          h("tbody", null, rows),
-        )
-      : h("p", { class: "muted empty" }, t("player.no_ratings")),
+    rows.length ? h("div", { class: "table-scroll" }, ratingsTable(rows)) : h("p", { class: "muted empty" }, t("player.no_ratings")),
     rows.length ? h("p", { class: "hint" }, t("player.rating_hint")) : null,
+    h("p", { class: "hint", "data-testid": "unrated-hint" }, t("player.unrated_hint")),
   );
+}
+
+function ratingsTable(rows) {
+  return h(
+    "table",
+    { class: "data-table", "data-testid": "ratings" },
+    h(
+      "thead",
+      null,
+      h(
+        "tr",
+        null,
+        h("th", { scope: "col" }, t("player.game")),
+        h("th", { scope: "col", class: "num" }, t("player.rating")),
+        h("th", { scope: "col", class: "num" }, t("player.rated")),
+        h("th", { scope: "col", class: "num" }, t("player.played")),
+        h("th", { scope: "col", class: "num" }, t("player.won")),
+      ),
+    ),
+    h("tbody", null, rows),
+  );
+}
+
+/** Why a finished game left the rating alone (the server's `unrated_reason`). */
+function unratedTag(g) {
+  if (g.rated !== false || g.ended_by_admin) return null;
+  const why = t(g.unrated_reason === "fewer_than_two_people" ? "player.unrated.fewer_than_two_people" : "player.unrated.other");
+  return h("span", { class: "tag tag-unrated", title: why, "data-testid": "unrated" }, t("player.not_rated"), h("span", { class: "sr-only" }, `: ${why}`));
 }
 
 function placeText(g) {
@@ -128,7 +142,7 @@ function renderHistory() {
               h(
                 "span",
                 { class: "history-main" },
-                h("strong", { class: "table-game" }, gameTitle(game(g.game))),
+                h("strong", { class: "table-game" }, gameTitle(game(g.game)), unratedTag(g)),
                 h("span", { class: "muted small" }, when(g.finished_at)),
               ),
               h(
@@ -188,7 +202,7 @@ function renderBoard() {
           h("span", { class: "leader-rank" }, t("result.place", { n: i + 1 })),
           h("a", { class: "leader-name", href: `/players/${encodeURIComponent(row.player.id)}` }, row.player.name),
           h("span", { class: "leader-rating num", title: t("player.rating") }, rating(row.rating)),
-          h("span", { class: "leader-games muted small" }, t("player.games_n", { n: row.games })),
+          h("span", { class: "leader-games muted small", "data-testid": "rated-games" }, t("player.rated_games_n", { n: row.games })),
         ),
       ),
     );
@@ -219,6 +233,7 @@ function render() {
 
 async function main() {
   await initI18n();
+  installReadable(document.getElementById("main"));
   mountHeader({ onIdentityChange: () => render() });
   onLangChange(() => render());
   await checkIdentity();

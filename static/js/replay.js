@@ -11,6 +11,7 @@ import { showGone, isGone } from "./gone.js";
 import { mountHeader, showError, errorText, seatName, gameTitle } from "./common.js";
 import * as generic from "./games/_generic.js";
 import { resignedTag, resultNote } from "./endings.js";
+import { installReadable } from "./readable.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const query = new URLSearchParams(location.search);
@@ -466,6 +467,7 @@ function showFatal(message) {
 
 async function main() {
   await initI18n();
+  installReadable(document.getElementById("main"));
   mountHeader({ onIdentityChange: () => render() });
   renderTitle();
   await checkIdentity();

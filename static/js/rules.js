@@ -9,6 +9,7 @@ import { h } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings, usePageStrings, applyI18n } from "./i18n.js";
 import { mountHeader, gameTitle, errorText } from "./common.js";
 import { initHints } from "./hints.js";
+import { installReadable } from "./readable.js";
 
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").slice(-2)[0]);
 const content = document.getElementById("rules-content");
@@ -216,6 +217,7 @@ async function main() {
   applyI18n(document);
   loadGameStyles();
   initHints(content);
+  installReadable(content);
   onLangChange(() => render());
   await render();
 }

@@ -17,6 +17,8 @@ import { animated, frameQueue } from "./motion.js";
 import { lastMoves, markLastMoves } from "./lastmove.js";
 import { playSound, soundOn, setSound } from "./sound.js";
 import { decisionDock } from "./decision.js";
+import { rankedEntries, winnerNames } from "./result.js";
+import { installReadable } from "./readable.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -390,14 +392,11 @@ function renderBanner() {
     text = t("turn.waiting_players", { taken, total });
   } else if (st === "finished") {
     kind = "finished";
-    // The winners are the seats in first place (a solo seat that lost to an automatic
-    // opponent has place 2, so nobody at the table is named the winner).
+    // The winners are whoever is in first place, an automatic opponent too (Hal, the dummy);
+    // a cancelled game or one ended early says so instead.
     const result = p?.result || {};
-    const places = result.places || {};
-    const firsts = (result.ranking || []).filter((seat) => (places[seat] ?? places[String(seat)] ?? 1) === 1);
-    text = endings.bannerText(result) || (firsts.length
-      ? t("turn.game_over_winner", { name: firsts.map((seat) => seatName(state.table, seat)).join(", ") })
-      : t("turn.game_over"));
+    const firsts = winnerNames(result, state.table);
+    text = endings.bannerText(result) || (firsts.length ? t("turn.game_over_winner", { name: firsts.join(", ") }) : t("turn.game_over"));
   } else if (state.pending) {
     turn = "pending";
     text = t("turn.sending");
@@ -966,28 +965,20 @@ function renderResult() {
     return;
   }
   panel.hidden = false;
-  const scores = result.scores || {};
-  const ranking = result.ranking || [];
-  const places = result.places || {};
   const mine = mySeat();
-  let place = 0;
-  let lastScore = null;
-  const rows = ranking.map((seat, index) => {
-    const score = scores[seat] ?? scores[String(seat)];
-    if (places[seat] !== undefined || places[String(seat)] !== undefined) {
-      place = places[seat] ?? places[String(seat)];
-    } else if (score !== lastScore) {
-      place = index + 1;
-    }
-    lastScore = score;
-    return h(
+  const rows = rankedEntries(result, state.table).map((e) =>
+    h(
       "li",
-      { class: ["rank-row", `place-${place}`, seat === mine ? "mine" : ""], "data-seat": seat },
-      h("span", { class: "rank-place" }, t("result.place", { n: place })),
-      h("span", { class: "rank-name" }, seatName(state.table, seat), endings.rankTag(result, seat)),
-      score === undefined ? null : h("span", { class: "rank-score" }, t("result.points", { n: score })),
-    );
-  });
+      {
+        class: ["rank-row", `place-${e.place}`, e.kind === "seat" && e.seat === mine ? "mine" : "", e.kind === "other" ? "rank-other" : ""],
+        "data-seat": e.kind === "seat" ? e.seat : null,
+        "data-other": e.kind === "other" ? e.id : null,
+      },
+      h("span", { class: "rank-place" }, t("result.place", { n: e.place })),
+      h("span", { class: "rank-name" }, e.name, e.kind === "seat" ? endings.rankTag(result, e.seat) : null),
+      e.score === undefined ? null : h("span", { class: "rank-score" }, t("result.points", { n: e.score })),
+    ),
+  );
   fill(panel, 
     h("h2", null, endings.bannerText(result) || t("result.title")),
     h("ol", { class: "ranking", "data-testid": "ranking" }, rows),
@@ -1376,6 +1367,7 @@ function showFatal(key, hint = "gone.hint") {
 async function main() {
   await initI18n();
   initHints(board);
+  installReadable(document.getElementById("main"));
   header = mountHeader({
     onIdentityChange: () => {
       connect();

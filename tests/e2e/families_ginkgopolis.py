@@ -80,4 +80,6 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "pass",
     ),
     "ginkgopolis.log.{}": _LOG,
+    # the result's automatic opponents (static/js/result.js)
+    "ginkgopolis.participant.{}": ("hal",),
 }

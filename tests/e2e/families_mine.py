@@ -38,4 +38,6 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "recruit",
         "colours",
     ),
+    # the result's automatic opponents (static/js/result.js)
+    "mine.participant.{}": ("dummy",),
 }

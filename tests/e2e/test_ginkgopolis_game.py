@@ -140,7 +140,7 @@ def test_a_person_plays_a_complete_solo_game_against_hal(
     assert moves["select"] >= 5 and moves["with_tile"] >= 2 and moves["alone"] >= 1, moves
     # The final result: the shell's ranking and the board's breakdown against Hal.
     expect(page.locator("#result")).to_be_visible()
-    expect(page.locator("#result .ranking .rank-row")).to_have_count(1)
+    expect(page.locator("#result .ranking .rank-row")).to_have_count(2)  # you and Hal
     expect(page.locator(".gk-final")).to_be_visible()
     expect(page.locator(".gk-final tbody tr")).to_have_count(2)
     expect(page.locator(".gk-final tbody tr", has_text="Hal")).to_have_count(1)

@@ -120,8 +120,12 @@ def test_a_person_plays_a_two_seat_game_with_the_dummy_against_a_bot(mine_contex
 
     assert moves["place"] >= 8 and moves["discard"] >= 1, moves
     expect(page.locator("#result")).to_be_visible()
-    expect(page.locator("#result .ranking .rank-row")).to_have_count(2)
+    # The shell's ranking: both seats and the dummy, each in its place (issue 18.7).
+    expect(page.locator("#result .ranking .rank-row")).to_have_count(3)
     expect(page.locator("#result .ranking .rank-row", has_text="Ana")).to_have_count(1)
+    expect(page.locator("#result .ranking .rank-row[data-other='dummy']")).to_have_text(
+        re.compile("Dummy director")
+    )
     # The dummy is ranked on the board, under its own label, with its score.
     final = page.get_by_test_id("mine-final")
     expect(final.locator("li")).to_have_count(3)

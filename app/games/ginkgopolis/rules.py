@@ -25,6 +25,7 @@ from app.games.base import (
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
+    Opponent,
     Refusal,
     Result,
     Rng,
@@ -983,15 +984,20 @@ def _place_new_building(
     return site
 
 
-def _ask_token_move(s: GinkgopolisState, p: int, letter: str, site: Cell, ev: list[Event]) -> None:
+def _ask_token_move(
+    s: GinkgopolisState, p: int, card: str, letter: str, site: Cell, ev: list[Event]
+) -> None:
     cands = token_candidates(s, site, letter)
     if len(cands) == 1:
         _move_token(s, letter, cands[0], ev)
         return
+    # The card rides along so the board can show what was played while seat 0 chooses:
+    # Hal's card is in no hand nor selection by then (§15 step 3).
     s.decision = Decision(
         kind="move_token",
         seat=0 if s.solo else p,
         player=p,
+        card=card,
         letter=letter,
         site=site,
         candidates=cands,
@@ -1023,7 +1029,7 @@ def _urbanize(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]
         Step(kind="check_all", player=p),
     ]
     _push(s, steps)
-    _ask_token_move(s, p, letter, site, ev)
+    _ask_token_move(s, p, card, letter, site, ev)
 
 
 def _cover(
@@ -1129,7 +1135,7 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
                 Step(kind="discard", player=hal, card=card),
             ],
         )
-        _ask_token_move(s, hal, letter, site, ev)
+        _ask_token_move(s, hal, card, letter, site, ev)
     else:
         ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="build_up", hal=True))
         _cover(s, hal, target[0], card, tile, False, ev)
@@ -1335,6 +1341,7 @@ def result(s: GinkgopolisState) -> Result | None:
             places={0: 1 if won else 2},
             tiebreak="solo: you win only with strictly more SP than Hal (§15)",
             details={"hal": hal, "beat_hal": won, "breakdown": [f.model_dump() for f in s.final]},
+            others=[Opponent(id="hal", name="Hal", score=hal, place=2 if won else 1)],
         )
     scores = {f.player: f.total for f in s.final}
     ranking, places = rank_by_score(scores)

@@ -81,7 +81,10 @@ class DecisionView(BaseModel):
     kind: Literal["take", "move_token"]
     seat: int
     player: int
-    card: str
+    card: str = Field(
+        description="the card being resolved; for a token move the urbanization card played "
+        "(Hal's too, so the board can show it)"
+    )
     letter: str
     site: Cell | None
     items: list[str]

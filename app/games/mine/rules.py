@@ -20,6 +20,7 @@ from app.games.base import (
     IllegalAction,
     InvalidOptions,
     NotYourTurn,
+    Opponent,
     Result,
     Rng,
     Seat,
@@ -1078,15 +1079,20 @@ def result(state: MineState) -> Result | None:
         "professions": _tied_professions(state),
     }
     dn = state.dummy_index
+    others: list[Opponent] = []
     if dn is not None:
         dummy = state.directors[dn]
         details["dummy"] = {"score": dummy.score, "stock": dummy.stock, "place": place[dn]}
+        others.append(
+            Opponent(id="dummy", name="Dummy director", score=dummy.score, place=place[dn])
+        )
     return Result(
         scores={d: state.directors[d].score for d in range(state.n_seats)},
         ranking=seats,
         tiebreak=state.final.tiebreak,
         places={d: place[d] for d in seats},
         details=details,
+        others=others,
     )
 
 

@@ -173,6 +173,7 @@ function tileFace(ctx, tile, extra = {}) {
       "aria-label": extra.label || tileText(ctx, tile),
       title: extra.title || tileText(ctx, tile),
       "data-tile": tile,
+      "data-zoom": "",
       ...(extra.attrs || {}),
     },
     h("span", { class: "gk-glyph", "aria-hidden": "true" }, GLYPH[c]),
@@ -195,6 +196,7 @@ function cardFace(ctx, card, extra = {}) {
       "aria-label": extra.label || `${text}: ${effect}`,
       title: extra.title || `${text} — ${effect}`,
       "data-card": card,
+      "data-zoom": "",
       ...(extra.attrs || {}),
     },
     urb
@@ -290,7 +292,8 @@ function cityGrid(ctx, picture, view, marks) {
     "div",
     {
       class: "gk-city-grid",
-      style: { "--cols": String(maxX - minX + 1), "--rows": String(maxY - minY + 1) },
+      // A string: custom properties cannot be assigned through element.style's fields.
+      style: `--cols: ${maxX - minX + 1}; --rows: ${maxY - minY + 1}`,
       role: "group",
       "aria-label": ctx.t("ginkgopolis.city"),
     },
@@ -442,7 +445,11 @@ function roundStrip(ctx, picture, view) {
     let state;
     if (pl.hal) {
       if (view.decision && view.decision.player === pl.player) {
-        body = cardFace(ctx, view.decision.card, { attrs: flip(`gk-card-${view.decision.card}`, `gk-back-${pl.player}`) });
+        // While seat 0 moves Hal's token: his card, and the tile he placed on its site.
+        const placed = view.decision.site ? view.city.find((b) => same(b.cell, view.decision.site)) : null;
+        body = view.decision.card
+          ? h("div", { class: "gk-pair" }, cardFace(ctx, view.decision.card, { attrs: flip(`gk-card-${view.decision.card}`, `gk-back-${pl.player}`) }), placed ? tileFace(ctx, placed.top, { class: "on-card" }) : null)
+          : cardBack(ctx, { label: ctx.t("ginkgopolis.hal_card") });
         state = "revealed";
       } else if (view.hal_card_face_down) {
         body = cardBack(ctx, { label: ctx.t("ginkgopolis.hal_card"), attrs: flip(`gk-back-${pl.player}`) });
@@ -911,7 +918,7 @@ function finalPanel(ctx, view) {
     h("h3", { id: "gk-final-title" }, headline),
     h(
       "div",
-      { class: "gk-table-scroll", tabindex: 0 },
+      { class: "gk-table-scroll table-scroll", tabindex: 0 },
       h(
         "table",
         null,
@@ -1018,9 +1025,11 @@ function draw(root, picture, ctx, view) {
           h(
             "section",
             // Every decision is about the city (an armed card's target is outlined there).
-            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "data-decision-focus": "", "data-flip-frame": "gk-city", "aria-label": ctx.t("ginkgopolis.city") },
+            { class: ["gk-city", moves.size ? "choosing-cell" : ""], "data-decision-focus": "", "data-flip-frame": "gk-city", "aria-label": ctx.t("ginkgopolis.city"), "data-zoom": "" },
             h("div", { class: "gk-city-scroll", tabindex: 0 }, cityGrid(ctx, picture, view, marks)),
             h("p", { class: "gk-legend", "aria-hidden": "true" }, ["R", "Y", "B"].map((c) => h("span", { class: `c-${c}` }, `${GLYPH[c]} ${colourName(ctx, c)} → ${ctx.t(`ginkgopolis.item.${ITEM_OF[c]}`)}`)), h("span", null, `${PAWN} ${ctx.t("ginkgopolis.pending")}`)),
+            // The zoomed city view (zoom.js): the whole city, large, in a dialog.
+            h("button", { type: "button", class: "btn gk-zoom-city", "data-zoom-button": "", title: ctx.t("ginkgopolis.zoom_city_hint") }, h("span", { class: "gk-zoom-icon", "aria-hidden": "true" }), ctx.t("ginkgopolis.zoom_city")),
           ),
           h(
             "div",

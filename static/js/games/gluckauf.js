@@ -296,6 +296,7 @@ function tileFace(ctx, info, carts, extra = {}) {
       class: ["tile", `c-${info.colour}`, `side-${info.side}`, extra.class],
       "data-tile": info.id,
       "data-flip": `ga-tile-${info.id}`,
+      "data-zoom": "",
       role: "img",
       "aria-label": extra.label || label,
       title: extra.label || label,
@@ -344,6 +345,7 @@ function orderCard(ctx, info, filled, extra = {}) {
       class: ["order", `t-${info.transport}`, complete ? "complete" : "", extra.class, extra.attrs?.class],
       "data-order": info.id,
       "data-flip": `ga-order-${info.id}`,
+      "data-zoom": "", // a long press enlarges it (zoom.js)
       "aria-label": extra.label || orderName(ctx, info.id),
       title: extra.title || orderName(ctx, info.id),
     },

@@ -38,6 +38,7 @@ function cardFace(ctx, card, extra = {}) {
       // Where the card travels (static/js/motion.js): its key, and where it comes from.
       "data-flip": extra.flip,
       "data-flip-from": extra.from,
+      "data-zoom": "", // a long press enlarges it (zoom.js)
       title: cardText(ctx, card),
     },
     h(

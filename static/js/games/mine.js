@@ -158,6 +158,7 @@ function cardFace(ctx, id, opts = {}) {
     // Where the card travels (static/js/motion.js): its key, and where it comes from.
     "data-flip": opts.flip,
     "data-flip-from": opts.from,
+    "data-zoom": "", // a long press enlarges it (zoom.js)
     title: opts.title || cardLabel(ctx, id),
   };
   if (opts.button) {

@@ -119,7 +119,12 @@ def keyboard_move(page: Any, game: str) -> str:
         return "gluckauf:" + page.evaluate("document.querySelector('.gluckauf').dataset.phase")
     if game == "mine":
         press_on(page, ".mine-hand button.mcard.legal:not(:disabled)", "Space")
-        press_on(page, ".mine-decision button.target-choice:not(:disabled)")
+        # The location: in the prompt's list, or (the prompt docked) on the own board.
+        press_on(
+            page,
+            ".mine-decision button.target-choice:not(:disabled), "
+            ".mine-director.is-me button.target-btn.legal:not(:disabled)",
+        )
         moved(page, version)
         return "mine:place"
     assert game == "ginkgopolis"

@@ -191,6 +191,10 @@ class Refusal:
     code: str
     details: dict[str, Any]
     engine_message: str | None  # the engine's words; None when the server words it
+    # The engine's reason code and its parameters (for a translation): compared across worlds
+    # like its words, so a parameter that depends on a hidden card fails too.
+    reason: str | None = None
+    params: dict[str, Any] | None = None
 
 
 def _refusal(
@@ -213,11 +217,11 @@ def _refusal(
     try:
         engine.apply(state, seat, parsed)
     except NotYourTurn as exc:
-        return Refusal(409, "not_your_turn", {}, exc.message)
+        return Refusal(409, "not_your_turn", {}, exc.message, exc.reason, exc.params)
     except GameOver as exc:
-        return Refusal(409, "not_playing", {}, exc.message)
+        return Refusal(409, "not_playing", {}, exc.message, exc.reason, exc.params)
     except RulesError as exc:
-        return Refusal(422, "illegal_action", {}, exc.message)
+        return Refusal(422, "illegal_action", {}, exc.message, exc.reason, exc.params)
     return None
 
 
@@ -332,7 +336,18 @@ def _check_refusal(
     assert set(body) == {"error"}, body
     error = body["error"]
     assert error["code"] == expected.code, body
-    assert {k: v for k, v in error.items() if k not in ("code", "message")} == expected.details
+    shown = {k: v for k, v in error.items() if k not in ("code", "message", "reason", "params")}
+    assert shown == expected.details
+    if expected.engine_message is not None:
+        assert error.get("reason") == expected.reason, body
+        assert error.get("params", {}) == (expected.params or {}), body
+    else:
+        # The server's own parameters come from public facts only: its details, the request
+        # and the public numbers (the field a validation error names, the current version).
+        public_words = _words(expected.details) | _words(action) | _words([sent_version, version])
+        assert _words(error.get("params", {})) <= public_words | _words(
+            list(error.get("params", {}))
+        ), body
     message = error["message"]
     assert isinstance(message, str) and message
     worlds = other_worlds(engine, state, seat, rng)

@@ -339,7 +339,7 @@ def test_solo_ginkgopolis_shows_hal_everywhere(rd_context: Any, rd_tables: dict[
     hal = result["others"][0]
     winner = "Hal" if hal["place"] == 1 else "Ana"
     page.goto(f"/tables/{rd_tables['ginkgopolis']}")
-    expect(page.locator("#turn-banner")).to_have_text(f"Game over — {winner} wins!")
+    expect(page.locator("#turn-banner .turn-text")).to_have_text(f"Game over — {winner} wins!")
     rows = page.locator("#result .ranking .rank-row")
     expect(rows).to_have_count(2)
     expect(rows.first).to_contain_text(winner)

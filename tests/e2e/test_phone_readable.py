@@ -261,6 +261,21 @@ def test_ginkgopolis_city_numbers_are_not_covered_by_badges(
             "n => n.getBoundingClientRect().height"
         )
         assert height >= 12, (size, height)
+    # Whatever the city's width: at the smallest cell the phone layout allows (1.9rem, a wide
+    # city), no badge covers a number either.
+    page.set_viewport_size(PHONE)
+    page.evaluate("document.querySelector('.gk-city-grid').style.setProperty('--cell', '1.9rem')")
+    # ... and with every badge a building can carry (a height, an owner, the pending pawn),
+    # whatever this game's end left on the board.
+    page.evaluate(
+        """() => { for (const roof of document.querySelectorAll('.gk-city .gk-roof')) {
+          const add = (cls, text) => { if (!roof.querySelector('.' + cls)) {
+            const s = document.createElement('span'); s.className = cls; s.textContent = text;
+            roof.append(s); } };
+          add('gk-height', '3▴'); add('gk-owner', '▲3'); add('gk-pawn', '♟'); } }"""
+    )
+    count, covered = page.evaluate(_COVERED)
+    assert count > 9 and covered == [], ("1.9rem cells", covered)
 
 
 def test_a_card_and_the_city_zoom_and_close(rd_context: Any, rd_tables: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import auth, make_player
@@ -160,14 +161,25 @@ def test_a_person_plays_a_complete_solo_game_against_hal(
     assert not problems, problems
 
 
-def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
-    gk_context: Any, gk_api: httpx.Client
+# Issue 18.1 in both languages at both sizes: the laptop game above plays in English; these
+# play the phone in both languages and the laptop in Spanish.
+SIZES_AND_LANGUAGES = [
+    pytest.param(PHONE, "es-ES", id="phone-es"),
+    pytest.param(PHONE, "en-GB", id="phone-en"),
+    pytest.param(LAPTOP, "es-ES", id="laptop-es"),
+]
+GAME_OVER = {"es-ES": "Fin de la partida", "en-GB": "Game over"}
+
+
+@pytest.mark.parametrize(("viewport", "locale"), SIZES_AND_LANGUAGES)
+def test_the_decision_and_a_target_are_always_in_view(
+    gk_context: Any, gk_api: httpx.Client, viewport: dict[str, int], locale: str
 ) -> None:
     """Issue 18.1: the selection steps, the hand and the screen sit in the bar docked at the
     bottom of the phone, the city above it; every decision of a solo game, before each click."""
     owner = make_player(gk_api, "Lucía")
     table_id = seated_table(gk_api, owner, bots=0, seats=1, game="ginkgopolis")
-    page = gk_context(locale="es-ES", player=owner, viewport=PHONE).new_page()
+    page = gk_context(locale=locale, player=owner, viewport=viewport).new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.goto(f"/tables/{table_id}")
@@ -176,7 +188,8 @@ def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
 
     def look(page: Any, board: bool = True) -> None:
         assert_in_view(page, board=board)
-        if not board and moves["select"] == 1:  # a card armed: play it alone or with a tile
+        # a card armed: play it alone or with a tile
+        if not board and moves["select"] == 1 and (viewport, locale) == (PHONE, "es-ES"):
             shot(page, "ginkgopolis-decision-phone.png")
 
     for _ in range(150):
@@ -187,7 +200,7 @@ def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
     else:
         raise AssertionError(f"the game did not end: {moves}")
     assert moves["select"] >= 5 and moves["with_tile"] >= 2, moves
-    expect(page.locator("#turn-banner")).to_contain_text("Fin de la partida")
+    expect(page.locator("#turn-banner")).to_contain_text(GAME_OVER[locale])
     assert not problems, problems
 
 

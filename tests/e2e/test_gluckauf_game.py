@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 from pydantic import TypeAdapter
 
@@ -167,8 +168,19 @@ def test_a_person_plays_a_two_player_game_against_a_bot_by_clicks(
     assert not problems, problems
 
 
-def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
-    ga_context: Any, ga_api: httpx.Client
+# Issue 18.1 in both languages at both sizes: the laptop game above plays in English; these
+# play the phone in both languages and the laptop in Spanish.
+SIZES_AND_LANGUAGES = [
+    pytest.param(PHONE, "es-ES", id="phone-es"),
+    pytest.param(PHONE, "en-GB", id="phone-en"),
+    pytest.param(LAPTOP, "es-ES", id="laptop-es"),
+]
+GAME_OVER = {"es-ES": "Fin de la partida", "en-GB": "Game over"}
+
+
+@pytest.mark.parametrize(("viewport", "locale"), SIZES_AND_LANGUAGES)
+def test_the_decision_and_a_target_are_always_in_view(
+    ga_context: Any, ga_api: httpx.Client, viewport: dict[str, int], locale: str
 ) -> None:
     """Issue 18.1: the mining counter and "stop mining" sit in the bar docked at the bottom
     while the shaft is on the screen; every decision of a whole game, read before each click."""
@@ -176,7 +188,7 @@ def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
     table_id = seated_table(
         ga_api, owner, bots=1, seats=2, game="gluckauf", options={"starting_player": 0}
     )
-    page = ga_context(locale="es-ES", player=owner, viewport=PHONE).new_page()
+    page = ga_context(locale=locale, player=owner, viewport=viewport).new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.goto(f"/tables/{table_id}")
@@ -186,13 +198,16 @@ def test_on_a_phone_in_spanish_the_decision_and_a_target_are_always_in_view(
         if page.get_attribute("body", "data-status") == "finished":
             break
         if page.get_attribute(".gluckauf", "data-phase") == "mining" and moves["mining"] == 2:
-            expect(page.locator(".ga-decision .mining-steps")).to_contain_text("pasos")
-            shot(page, "gluckauf-decision-phone.png")
+            expect(page.locator(".ga-decision .mining-steps")).to_contain_text(
+                {"es-ES": "pasos", "en-GB": "steps"}[locale]
+            )
+            if (viewport, locale) == (PHONE, "es-ES"):
+                shot(page, "gluckauf-decision-phone.png")
         _one_move(page, moves, look=assert_in_view)
     else:
         raise AssertionError(f"the game did not end: {moves}")
     assert moves["draft"] == 3 and moves["mining"] >= 5, moves
-    expect(page.locator("#turn-banner")).to_contain_text("Fin de la partida")
+    expect(page.locator("#turn-banner")).to_contain_text(GAME_OVER[locale])
     assert not problems, problems
 
 

@@ -5,7 +5,6 @@ table"). Every test runs on SQLite and on PostgreSQL (the ``http`` server is per
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,6 +18,7 @@ from tests.conftest import test_games
 from tests.support.client import Player, new_player
 from tests.support.databases import BACKENDS
 from tests.support.live import LiveServer, temporary_server
+from tests.support.waiting import wait_until
 from tests.support.wsclient import Socket
 
 API = "/api/v1"
@@ -66,13 +66,7 @@ def _error(r: httpx.Response, status: int, code: str) -> None:
 
 
 def _wait(check: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
+    return wait_until(check, timeout, every=0.05)
 
 
 def _play_out(players: list[Player], tid: str) -> dict[str, Any]:

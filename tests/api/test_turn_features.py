@@ -16,6 +16,7 @@ from tests.conftest import test_games, test_settings
 from tests.support.client import Player, acting, make_table, new_player
 from tests.support.databases import fresh_database
 from tests.support.live import LiveServer, temporary_server
+from tests.support.waiting import wait_until
 from tests.support.wsclient import Socket
 
 PASS = {"type": "pass_turn"}
@@ -57,13 +58,7 @@ def _undo(p: Player, tid: str, version: int, **extra: Any) -> httpx.Response:
 
 
 def _wait(check: Callable[[], Any], timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting")
+    return wait_until(check, timeout, every=0.1)
 
 
 # --------------------------------------------------------------------------- undo

@@ -7,10 +7,21 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 TURN_OR_END = "body[data-turn='me'], body[data-status='finished']"
 # The two screens every game is checked on (issue 18.1): a phone and a small laptop.
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
+
+# Issue 18.1 in both languages at both sizes: each game's laptop playthrough plays in English;
+# the parametrized ones play the phone in both languages and the laptop in Spanish.
+SIZES_AND_LANGUAGES = [
+    pytest.param(PHONE, "es-ES", id="phone-es"),
+    pytest.param(PHONE, "en-GB", id="phone-en"),
+    pytest.param(LAPTOP, "es-ES", id="laptop-es"),
+]
+GAME_OVER = {"es-ES": "Fin de la partida", "en-GB": "Game over"}
 
 
 def my_move(page: Any, bet: int = 1, look: Any = None) -> str:

@@ -17,8 +17,10 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
+    GAME_OVER,
     LAPTOP,
     PHONE,
+    SIZES_AND_LANGUAGES,
     TURN_OR_END,
     assert_in_view,
     game_fixtures,
@@ -159,16 +161,6 @@ def test_a_person_plays_a_complete_solo_game_against_hal(
     expect(page.locator(".gk-districts li").first).to_be_visible()
     shot(page, "ginkgopolis-end.png", full_page=True)
     assert not problems, problems
-
-
-# Issue 18.1 in both languages at both sizes: the laptop game above plays in English; these
-# play the phone in both languages and the laptop in Spanish.
-SIZES_AND_LANGUAGES = [
-    pytest.param(PHONE, "es-ES", id="phone-es"),
-    pytest.param(PHONE, "en-GB", id="phone-en"),
-    pytest.param(LAPTOP, "es-ES", id="laptop-es"),
-]
-GAME_OVER = {"es-ES": "Fin de la partida", "en-GB": "Game over"}
 
 
 @pytest.mark.parametrize(("viewport", "locale"), SIZES_AND_LANGUAGES)

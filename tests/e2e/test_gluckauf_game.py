@@ -19,8 +19,10 @@ from pydantic import TypeAdapter
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
+    GAME_OVER,
     LAPTOP,
     PHONE,
+    SIZES_AND_LANGUAGES,
     TURN_OR_END,
     assert_in_view,
     game_fixtures,
@@ -166,16 +168,6 @@ def test_a_person_plays_a_two_player_game_against_a_bot_by_clicks(
     expect(log.locator("li", has_text=re.compile(r"→ -?\d+ VP"))).to_have_count(2)
     shot(page, "gluckauf-end.png", full_page=True)
     assert not problems, problems
-
-
-# Issue 18.1 in both languages at both sizes: the laptop game above plays in English; these
-# play the phone in both languages and the laptop in Spanish.
-SIZES_AND_LANGUAGES = [
-    pytest.param(PHONE, "es-ES", id="phone-es"),
-    pytest.param(PHONE, "en-GB", id="phone-en"),
-    pytest.param(LAPTOP, "es-ES", id="laptop-es"),
-]
-GAME_OVER = {"es-ES": "Fin de la partida", "en-GB": "Game over"}
 
 
 @pytest.mark.parametrize(("viewport", "locale"), SIZES_AND_LANGUAGES)

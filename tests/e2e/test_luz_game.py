@@ -8,7 +8,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import LAPTOP, PHONE, TURN_OR_END, assert_in_view, play_to_the_end, shot
+from tests.e2e.helpers import (
+    GAME_OVER,
+    LAPTOP,
+    PHONE,
+    SIZES_AND_LANGUAGES,
+    TURN_OR_END,
+    assert_in_view,
+    play_to_the_end,
+    shot,
+)
 
 
 def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any) -> None:
@@ -57,14 +66,7 @@ def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any
     assert not problems, problems
 
 
-@pytest.mark.parametrize(
-    ("viewport", "locale"),
-    [
-        pytest.param(PHONE, "es-ES", id="phone-es"),
-        pytest.param(PHONE, "en-GB", id="phone-en"),
-        pytest.param(LAPTOP, "es-ES", id="laptop-es"),
-    ],
-)
+@pytest.mark.parametrize(("viewport", "locale"), SIZES_AND_LANGUAGES)
 def test_a_user_plays_luz_to_the_end_at_each_size_and_language(
     new_context: Any, viewport: dict[str, int], locale: str
 ) -> None:
@@ -106,8 +108,7 @@ def test_a_user_plays_luz_to_the_end_at_each_size_and_language(
 
     assert moves["bet"] == 4 and moves["card"] == 40, moves
     expect(page.locator("#result .ranking .rank-row")).to_have_count(3)
-    game_over = {"es-ES": "Fin de la partida", "en-GB": "Game over"}[locale]
-    expect(page.locator("#turn-banner")).to_contain_text(game_over)
+    expect(page.locator("#turn-banner")).to_contain_text(GAME_OVER[locale])
     if locale == "es-ES":
         expect(page.locator("#log-list")).not_to_contain_text("The game is over.")
     assert _page_width(page) <= width, "the result is wider than the screen"

@@ -17,8 +17,10 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import (
+    GAME_OVER,
     LAPTOP,
     PHONE,
+    SIZES_AND_LANGUAGES,
     TURN_OR_END,
     assert_in_view,
     game_fixtures,
@@ -142,16 +144,6 @@ def test_a_person_plays_a_two_seat_game_with_the_dummy_against_a_bot(mine_contex
     shot(page, "mine-end.png", full_page=True)
     assert not problems, problems
     # About 20 s on an idle machine; the bound leaves room for a loaded CI runner.
-
-
-# Issue 18.1 in both languages at both sizes: the laptop game above plays in English; these
-# play the phone in both languages and the laptop in Spanish.
-SIZES_AND_LANGUAGES = [
-    pytest.param(PHONE, "es-ES", id="phone-es"),
-    pytest.param(PHONE, "en-GB", id="phone-en"),
-    pytest.param(LAPTOP, "es-ES", id="laptop-es"),
-]
-GAME_OVER = {"es-ES": "Fin de la partida", "en-GB": "Game over"}
 
 
 @pytest.mark.parametrize(("viewport", "locale"), SIZES_AND_LANGUAGES)

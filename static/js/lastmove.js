@@ -54,7 +54,27 @@ export function markLastMoves(root, latest, label, colour = () => null) {
       // A name tag (a real element: the games' own ::before/::after are taken), placed against
       // the element itself; colour is never the only sign of whose move it was.
       if (getComputedStyle(el).position === "static") el.style.position = "relative";
-      el.append(h("span", { class: "last-move-tag", "aria-hidden": "true" }, name));
+      const tag = h("span", { class: "last-move-tag", "aria-hidden": "true" }, name);
+      el.append(tag);
+      keepOnPage(tag);
     }
   }
+}
+
+/** A tag hangs off its element's corner, so near the screen's edge it would widen the page
+ *  (a sideways scroll on a phone): slide it back inside. Inside a box that clips or scrolls
+ *  sideways the page cannot widen, and that box's own scrolling shows the tag. */
+function keepOnPage(tag) {
+  for (let box = tag.parentElement; box && box !== document.body; box = box.parentElement) {
+    if (getComputedStyle(box).overflowX !== "visible") return;
+  }
+  const margin = 2;
+  const right = document.documentElement.clientWidth - margin;
+  const r = tag.getBoundingClientRect();
+  let shift = 0;
+  if (r.right > right) shift = right - r.right;
+  if (r.left + shift < margin) shift = margin - r.left;
+  // Moved by `left`, not a transform: the page's scroll width counts a transformed box where
+  // it sat before the transform.
+  if (shift) tag.style.left = `${Math.round(parseFloat(getComputedStyle(tag).left) + shift)}px`;
 }

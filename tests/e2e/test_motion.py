@@ -162,3 +162,50 @@ def test_sounds_are_off_until_switched_on_and_the_choice_is_kept(
     page.reload()
     expect(switch).to_have_attribute("aria-checked", "false")
     assert page.evaluate("() => localStorage.getItem('partida.sound')") == "0"
+
+
+# Elements at both edges of a phone, a narrow one in the corner, one inside a box that
+# scrolls sideways; the names as long as seat names get (the tag cuts them at 7rem).
+EDGES = """async () => {
+  const { markLastMoves } = await import("/static/js/lastmove.js");
+  const root = document.createElement("div");
+  root.innerHTML = `
+    <div style="display:flex;justify-content:space-between">
+      <span data-flip="left" style="display:inline-block;width:1.2rem">1</span>
+      <span data-flip="middle" style="display:inline-block;width:3rem">2</span>
+      <span data-flip="right" style="display:inline-block;width:1.2rem">3</span>
+    </div>
+    <div style="margin-left:auto;width:2rem"><b data-flip="corner" style="display:block">4</b></div>
+    <div style="display:flex;justify-content:flex-end;padding-right:4rem"><span style="display:flex">
+      <span data-flip="worker" style="display:inline-flex">●</span></span></div>
+    <div style="overflow-x:auto;width:100%"><div style="width:900px;display:flex;justify-content:flex-end">
+      <i data-flip="scrolled" style="display:inline-block;width:1rem">5</i></div></div>`;
+  document.body.prepend(root);
+  const latest = new Map([
+    [0, { version: 3, keys: ["left", "scrolled"] }],
+    [1, { version: 4, keys: ["right"] }],
+    [2, { version: 5, keys: ["corner", "middle"] }],
+    [3, { version: 6, keys: ["worker"] }],
+  ]);
+  markLastMoves(root, latest, (seat) => ["Bot 2 (aleatorio)", "Maximiliana Echeverría", "Ñ", "Bot 3 (aleatorio)"][seat]);
+  const width = document.documentElement.clientWidth;
+  const tags = [...root.querySelectorAll(".last-move-tag")].map((t) => {
+    const r = t.getBoundingClientRect();
+    return { key: t.parentElement.dataset.flip, left: r.left, right: r.right, width };
+  });
+  return { tags, page: document.documentElement.scrollWidth, width };
+}"""
+
+
+def test_last_move_tags_never_widen_the_page(new_context: Any) -> None:
+    """A tag hangs off its element's corner; at the screen's edge it slides back inside, so
+    a phone never scrolls sideways because of whose move it was (issue 18.4)."""
+    for viewport in ({"width": 390, "height": 844}, {"width": 1366, "height": 768}):
+        page = new_context(viewport=viewport).new_page()
+        page.goto("/")
+        out = page.evaluate(EDGES)
+        assert len(out["tags"]) == 6, out
+        for tag in out["tags"]:
+            if tag["key"] != "scrolled":  # its box scrolls: the page does not widen
+                assert tag["left"] >= 0 and tag["right"] <= out["width"], tag
+        assert out["page"] <= viewport["width"], out

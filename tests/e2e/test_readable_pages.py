@@ -11,6 +11,7 @@ games are moved on through the API, the pages only read.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,10 +51,14 @@ _SCAN = """() => {
 
 
 def _play(http: httpx.Client, player: dict[str, str], table_id: str, until: Any) -> None:
-    """Make the player's first legal move (bots answer at once) until ``until(state)``."""
+    """Make the player's first legal move (bots answer at once) until ``until(state)``.
+
+    Bounded by time, not by a count of looks: on a busy machine the bots take longer, and
+    each look while they think would use up a count."""
     auth = {"Authorization": f"Bearer {player['token']}"}
     state = http.get(f"/tables/{table_id}/state", headers=auth).json()
-    for _ in range(800):
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
         if until(state):
             return
         answer = None
@@ -62,6 +67,8 @@ def _play(http: httpx.Client, player: dict[str, str], table_id: str, until: Any)
             answer = http.post(f"/tables/{table_id}/actions", json=body, headers=auth)
             if answer.status_code != 409:  # 409: a bot moved in between; look again
                 answer.raise_for_status()
+        else:
+            time.sleep(0.02)  # a bot's move is on its way
         # The answer to a move is the mover's new picture; otherwise look again.
         ok = answer is not None and answer.status_code == 200
         state = answer.json() if ok else http.get(f"/tables/{table_id}/state", headers=auth).json()

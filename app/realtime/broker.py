@@ -17,27 +17,78 @@ from typing import Any, Literal, Protocol
 
 log = logging.getLogger(__name__)
 
-# state: a new version; table: seats or status changed; refresh: the same version
-# reads differently (a seat taken back, its clock restarted); chat: a chat line;
-# revoked: not a table update: table_id carries the id of a player the host blocked,
-# whose open sockets every instance closes (version is 0); resync: updates may have been
-# missed (Redis was unreachable): every socket is brought up to date (table_id "", version 0).
-Kind = Literal["state", "table", "refresh", "chat", "revoked", "resync"]
+# What travels between instances: each kind of notice is its own type, so nothing carries a
+# value under another's name.
+#   TableUpdate: table T changed. state: a new version; table: seats or status changed;
+#     refresh: the same version reads differently (a seat taken back, its clock restarted).
+#   ChatPosted: a chat line was said at table T (each instance reads it by its id).
+#   PlayerRevoked: the host blocked a player, whose open sockets every instance closes.
+#   Resync: updates may have been missed (Redis was unreachable): every socket is brought up
+#     to date.
+TableKind = Literal["state", "table", "refresh"]
 
 
 @dataclass(frozen=True, slots=True)
 class TableUpdate:
     table_id: str
     version: int
-    kind: Kind
+    kind: TableKind
 
 
-Listener = Callable[[TableUpdate], Awaitable[None]]
+@dataclass(frozen=True, slots=True)
+class ChatPosted:
+    table_id: str
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRevoked:
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    pass
+
+
+BrokerMessage = TableUpdate | ChatPosted | PlayerRevoked | Resync
+
+
+def encode(message: BrokerMessage, origin: str) -> str:
+    """The wire form, unchanged since v1 so instances of mixed versions understand each other:
+    {"t": table or player id, "v": version or message id, "k": kind, "o": origin}."""
+    match message:
+        case TableUpdate(table_id, version, kind):
+            t, v, k = table_id, version, str(kind)
+        case ChatPosted(table_id, message_id):
+            t, v, k = table_id, message_id, "chat"
+        case PlayerRevoked(player_id):
+            t, v, k = player_id, 0, "revoked"
+        case Resync():
+            t, v, k = "", 0, "resync"
+    return json.dumps({"t": t, "v": v, "k": k, "o": origin})
+
+
+def decode(data: dict[str, Any]) -> BrokerMessage:
+    """The message of a wire form; ValueError, KeyError or TypeError when it is none."""
+    t, v, k = str(data["t"]), int(data["v"]), data["k"]
+    if k in ("state", "table", "refresh"):
+        return TableUpdate(t, v, k)
+    if k == "chat":
+        return ChatPosted(t, v)
+    if k == "revoked":
+        return PlayerRevoked(t)
+    if k == "resync":
+        return Resync()
+    raise ValueError(f"unknown broker message kind {k!r}")
+
+
+Listener = Callable[[BrokerMessage], Awaitable[None]]
 
 
 class Broker(Protocol):
     async def start(self, listener: Listener) -> None: ...
-    async def publish(self, update: TableUpdate) -> None: ...
+    async def publish(self, update: BrokerMessage) -> None: ...
     async def stop(self) -> None: ...
     async def ping(self) -> bool: ...
 
@@ -51,7 +102,7 @@ class MemoryBroker:
     async def start(self, listener: Listener) -> None:
         self._listener = listener
 
-    async def publish(self, update: TableUpdate) -> None:
+    async def publish(self, update: BrokerMessage) -> None:
         if self._listener is not None:
             await self._listener(update)
 
@@ -154,22 +205,22 @@ class RedisBroker:
         self._ready.set()
         self._missed_start = False
         log.info("redis subscription restored; catching up")
-        await self._deliver(TableUpdate("", 0, "resync"))
+        await self._deliver(Resync())
         if self._owe_resync:
-            await self._publish_remote(TableUpdate("", 0, "resync"))
+            await self._publish_remote(Resync())
 
     async def _received(self, raw: Any) -> None:
         try:
             data = json.loads(raw)
             if data.get("o") == self.origin:
                 return  # ours: delivered locally when it was published
-            update = TableUpdate(str(data["t"]), int(data["v"]), data["k"])
+            update = decode(data)
         except (ValueError, KeyError, TypeError, AttributeError):
             log.warning("ignored a malformed broker message")
             return
         await self._deliver(update)
 
-    async def _deliver(self, update: TableUpdate) -> None:
+    async def _deliver(self, update: BrokerMessage) -> None:
         if self._listener is None:
             return
         try:
@@ -177,18 +228,16 @@ class RedisBroker:
         except Exception:
             log.exception("broker listener failed")
 
-    async def publish(self, update: TableUpdate) -> None:
+    async def publish(self, update: BrokerMessage) -> None:
         # Local delivery first: this instance's sockets never wait on Redis, nor miss an
         # update because Redis is down.
         await self._deliver(update)
-        if self._owe_resync and update.kind != "resync":
-            await self._publish_remote(TableUpdate("", 0, "resync"))
+        if self._owe_resync and not isinstance(update, Resync):
+            await self._publish_remote(Resync())
         await self._publish_remote(update)
 
-    async def _publish_remote(self, update: TableUpdate) -> None:
-        payload = json.dumps(
-            {"t": update.table_id, "v": update.version, "k": update.kind, "o": self.origin}
-        )
+    async def _publish_remote(self, update: BrokerMessage) -> None:
+        payload = encode(update, self.origin)
         try:
             await self._redis.publish(self.CHANNEL, payload)
         except Exception as exc:
@@ -196,7 +245,7 @@ class RedisBroker:
                 log.warning("redis publish failed (%s); the others catch up when it is back", exc)
             self._owe_resync = True
             return
-        if update.kind == "resync":
+        if isinstance(update, Resync):
             self._owe_resync = False
 
     async def stop(self) -> None:

@@ -29,7 +29,7 @@ from app import errors
 from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES
-from app.realtime.broker import TableUpdate
+from app.realtime.broker import BrokerMessage, ChatPosted, PlayerRevoked, Resync, TableUpdate
 from app.realtime.delta import view_patch
 from app.tables.service import TableService
 
@@ -399,14 +399,27 @@ class Hub:
         await conn.send({"type": "table", "table": table})
         await conn.send_state(self.service)
 
-    async def on_update(self, update: TableUpdate) -> None:
-        if update.kind == "revoked":
-            # Not a table: the notice carries the blocked player's id.
-            await self.revoke_player(update.table_id)
-            return
-        if update.kind == "resync":
-            await self.resync()
-            return
+    async def on_update(self, update: BrokerMessage) -> None:
+        match update:
+            case PlayerRevoked(player_id):
+                await self.revoke_player(player_id)
+                return
+            case Resync():
+                await self.resync()
+                return
+            case ChatPosted(table_id, message_id):
+                conns = self.tables.get(table_id)
+                message = await self.chat.message(message_id) if conns and self.chat else None
+                if conns and message is not None:
+                    frame = {"type": "chat", "message": message}
+                    await asyncio.gather(
+                        *(c.send(frame) for c in list(conns)), return_exceptions=True
+                    )
+                return
+            case TableUpdate():
+                await self._table_changed(update)
+
+    async def _table_changed(self, update: TableUpdate) -> None:
         if update.kind in ("table", "refresh"):
             # Seats change without a new version: whatever this process cached is old.
             self.service.invalidate(update.table_id)
@@ -416,12 +429,6 @@ class Hub:
         if update.kind == "state":
             for conn in list(conns):
                 conn.request_update(self.service, update.version)
-            return
-        if update.kind == "chat":
-            message = await self.chat.message(update.version) if self.chat else None
-            if message is not None:
-                frame = {"type": "chat", "message": message}
-                await asyncio.gather(*(c.send(frame) for c in list(conns)), return_exceptions=True)
             return
         if update.kind == "refresh":
             await asyncio.gather(

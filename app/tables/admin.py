@@ -12,7 +12,7 @@ from sqlalchemy import delete, func, select
 
 from app import errors
 from app.db.models import GameTable, Player, Seat, utcnow
-from app.realtime.broker import TableUpdate
+from app.realtime.broker import PlayerRevoked
 from app.tables.service import FINISHED, OPEN, PLAYING, TableService
 
 log = logging.getLogger("partida.admin")
@@ -110,7 +110,7 @@ class Admin:
         """Close the player's open sockets on every instance (4401, "player blocked"): the
         broker's "revoked" notice. Call it after committing a block (or a deletion)."""
         try:
-            await self.service.broker.publish(TableUpdate(player_id, 0, "revoked"))
+            await self.service.broker.publish(PlayerRevoked(player_id))
         except Exception:
             # The block is committed all the same; each socket re-reads its player within
             # ws.RECHECK_SECONDS of its next frame and closes then.

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from app import errors
 from app.db.models import ChatMessage, Player, utcnow
-from app.realtime.broker import TableUpdate
+from app.realtime.broker import ChatPosted
 from app.tables.service import TableService, _iso
 
 MAX_CHAT_LENGTH = 500
@@ -70,7 +70,7 @@ class Chat:
         )
         async with self.service.sessionmaker() as session, session.begin():
             session.add(message)
-        await self.service.broker.publish(TableUpdate(table_id, message.id, "chat"))
+        await self.service.broker.publish(ChatPosted(table_id, message.id))
         return _public(message)
 
     async def messages(

@@ -56,7 +56,7 @@ from app.games.base import (
     redact_log,
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
-from app.realtime.broker import Broker, TableUpdate
+from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.refusals import validation_reason
 from app.tables import clocks, lobby, pace
 from app.tables.clocks import TimeControl, time_control_of
@@ -2144,9 +2144,9 @@ class TableService:
 
     # ------------------------------------------------------------------ fan-out
 
-    async def _publish(self, table_id: str, version: int, kind: str) -> None:
+    async def _publish(self, table_id: str, version: int, kind: TableKind) -> None:
         try:
-            await self.broker.publish(TableUpdate(table_id, version, kind))  # type: ignore[arg-type]
+            await self.broker.publish(TableUpdate(table_id, version, kind))
         except Exception:
             # The commit stands; sockets resync on their next sync or reconnect.
             log.exception("broker publish failed", extra={"table": table_id})

@@ -24,7 +24,7 @@ import redis
 from redis.asyncio import Redis
 
 from app.games import REGISTRY
-from app.realtime.broker import RedisBroker, TableUpdate
+from app.realtime.broker import BrokerMessage, RedisBroker, Resync, TableUpdate
 from tests.support.client import Player, make_table, new_player
 from tests.support.databases import fresh_database
 from tests.support.process import ServerProcess, free_port
@@ -180,15 +180,15 @@ def test_sockets_on_both_instances_ride_out_a_redis_outage(
 
 async def _one_sided_outage(url: str) -> None:
     channel = f"partida-outage-{uuid.uuid4().hex[:8]}"
-    got: dict[str, list[TableUpdate]] = {"a": [], "b": []}
+    got: dict[str, list[BrokerMessage]] = {"a": [], "b": []}
 
     def listener(name: str) -> Any:
-        async def receive(update: TableUpdate) -> None:
+        async def receive(update: BrokerMessage) -> None:
             got[name].append(update)
 
         return receive
 
-    async def until_b_has(update: TableUpdate) -> None:
+    async def until_b_has(update: BrokerMessage) -> None:
         for _ in range(600):
             if update in got["b"]:
                 return
@@ -221,7 +221,7 @@ async def _one_sided_outage(url: str) -> None:
         await a.publish(later)
         await until_b_has(later)
         assert lost not in got["b"]
-        assert got["b"][-2:] == [TableUpdate("", 0, "resync"), later]
+        assert got["b"][-2:] == [Resync(), later]
     finally:
         await a.stop()
         await b.stop()

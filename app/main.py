@@ -44,7 +44,8 @@ from app.metrics import REQUESTS, watch_event_loop
 from app.realtime import ws
 from app.realtime.asyncapi import asyncapi_document
 from app.realtime.broker import make_broker
-from app.realtime.hub import Hub
+from app.realtime.hub import Connection, Hub
+from app.realtime.roster import Roster
 from app.refusals import validation_reason
 from app.security import (
     BodySizeLimitMiddleware,
@@ -230,18 +231,26 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         configure_logging(settings.log_level, settings.log_json, settings.access_log)
         engine = make_engine(settings)
         broker = make_broker(settings.redis_url, settings.redis_channel)
-        service = TableService(make_sessionmaker(engine), catalog, broker, settings)
-        hub = Hub(service)
-        service.presence = hub.connected_players
+        sessions = make_sessionmaker(engine)
+        # Each part gets what it uses when it is made; nothing is attached afterwards.
+        roster: Roster[Connection] = Roster()
+        notifier = TurnNotifier(settings.public_url, allow_private=settings.webhook_allow_private)
+        ratings = Ratings(sessions, catalog)
+        service = TableService(
+            sessions,
+            catalog,
+            broker,
+            settings,
+            presence=roster.connected_players,
+            notifier=notifier,
+            on_finished=ratings.rate_table,
+        )
+        chat = Chat(service)
+        hub = Hub(service, chat, roster)
+        admin = Admin(service)
         app.state.service, app.state.hub, app.state.db = service, hub, engine
         app.state.loop = asyncio.get_running_loop()
-        app.state.admin = admin = Admin(service)
-        app.state.chat = hub.chat = Chat(service)
-        service.notifier = notifier = TurnNotifier(
-            settings.public_url, allow_private=settings.webhook_allow_private
-        )
-        app.state.ratings = ratings = Ratings(service)
-        service.on_finished = ratings.rate_table
+        app.state.admin, app.state.chat, app.state.ratings = admin, chat, ratings
         await broker.start(hub.on_update)
         resumed = await service.resume()
         await ratings.rate_pending()

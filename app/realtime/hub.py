@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketState
@@ -31,10 +31,9 @@ from app.games.base import Locale
 from app.metrics import FRAMES
 from app.realtime.broker import BrokerMessage, ChatPosted, PlayerRevoked, Resync, TableUpdate
 from app.realtime.delta import view_patch
+from app.realtime.roster import Roster
+from app.tables.chat import Chat
 from app.tables.service import TableService
-
-if TYPE_CHECKING:
-    from app.tables.chat import Chat
 
 log = logging.getLogger("partida.realtime")
 
@@ -248,10 +247,11 @@ class Connection:
 class Hub:
     """Sockets per table in this process (boardgame.io's roomInfo/clientInfo)."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: TableService, chat: Chat, roster: Roster[Connection]) -> None:
         self.service = service
-        self.tables: dict[str, set[Connection]] = {}
-        self.chat: Chat | None = None
+        self.chat = chat
+        self.roster = roster
+        self.tables = roster.tables
         # player id -> when this process got the notice that the player was blocked.
         self._revoked: dict[str, float] = {}
         # Open sockets per player and per client address; message credits per player
@@ -347,14 +347,13 @@ class Hub:
             counts.pop(key, None)
 
     def connected_players(self, table_id: str) -> set[str]:
-        return {c.player_id for c in self.tables.get(table_id, ()) if c.player_id is not None}
+        return self.roster.connected_players(table_id)
 
     def connected_by_table(self) -> list[tuple[str, set[str]]]:
-        """(table, players with a socket open here) for every table with sockets."""
-        return [(t, self.connected_players(t)) for t in list(self.tables)]
+        return self.roster.connected_by_table()
 
     def count(self) -> int:
-        return sum(len(c) for c in self.tables.values())
+        return self.roster.count()
 
     async def revoke_player(self, player_id: str) -> int:
         """Close every socket of ``player_id`` held here (4401); returns how many."""
@@ -409,7 +408,7 @@ class Hub:
                 return
             case ChatPosted(table_id, message_id):
                 conns = self.tables.get(table_id)
-                message = await self.chat.message(message_id) if conns and self.chat else None
+                message = await self.chat.message(message_id) if conns else None
                 if conns and message is not None:
                     frame = {"type": "chat", "message": message}
                     await asyncio.gather(

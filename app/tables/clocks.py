@@ -11,14 +11,23 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.tables.pace import BotPace
 
-if TYPE_CHECKING:
-    from app.tables.service import TableService
+
+class ClockDriver(Protocol):
+    """What the clock keeper drives (the table service): no import of it, so the service can
+    use this module's clock arithmetic without a cycle."""
+
+    async def clock_tick(self) -> int: ...
+
+    async def mark_seen(
+        self, connected: list[tuple[str, set[str]]], *, everyone: bool = ...
+    ) -> None: ...
+
 
 log = logging.getLogger("partida.clocks")
 
@@ -236,7 +245,7 @@ def presence_linger(touch_seconds: float) -> float:
 
 
 async def presence_heartbeat(
-    service: TableService, connected: Callable[[], Iterable[tuple[str, set[str]]]], every: float
+    service: ClockDriver, connected: Callable[[], Iterable[tuple[str, set[str]]]], every: float
 ) -> None:
     """Renews the presence lease of every player connected to this process, on its own
     schedule (a long clock pass never delays it)."""
@@ -251,7 +260,7 @@ async def presence_heartbeat(
 
 
 async def clock_keeper(
-    service: TableService,
+    service: ClockDriver,
     connected: Callable[[], Iterable[tuple[str, set[str]]]],
     tick: float,
     touch_every: float,

@@ -16,10 +16,11 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import errors
 from app.db.models import GameTable, Player, Rating, Seat, utcnow
-from app.tables.service import FINISHED, TableService, _iso
+from app.tables.service import FINISHED, Catalog, _iso, game_engine
 
 log = logging.getLogger("partida.ratings")
 MODEL = PlackettLuce()
@@ -61,8 +62,12 @@ def display(mu: float, sigma: float) -> int:
 
 
 class Ratings:
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    """Rates finished tables and reads ratings; needs the database and the game catalogue,
+    not the table service (which calls ``rate_table`` when a game ends)."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], games: Catalog) -> None:
+        self.sessionmaker = sessionmaker
+        self.games = games
 
     async def rate_table(self, table_id: str) -> bool:
         """Rate a finished table once; errors are logged (a rating never fails a game)."""
@@ -73,7 +78,7 @@ class Ratings:
             return False
 
     async def _rate(self, table_id: str) -> bool:
-        async with self.service.sessionmaker() as session, session.begin():
+        async with self.sessionmaker() as session, session.begin():
             # Claiming the table by flipping its flag makes rating exactly-once, across instances too.
             claimed = await session.execute(
                 update(GameTable)
@@ -126,7 +131,7 @@ class Ratings:
         return True
 
     async def rate_pending(self) -> int:
-        async with self.service.sessionmaker() as session:
+        async with self.sessionmaker() as session:
             ids = (
                 (
                     await session.execute(
@@ -148,7 +153,7 @@ class Ratings:
     ) -> dict[str, Any]:
         """Ratings, stats and finished games; a private table's game is listed only to the
         players who sat at it (its id is never shown to anybody else; stats count it)."""
-        async with self.service.sessionmaker() as session:
+        async with self.sessionmaker() as session:
             player = await session.get(Player, player_id)
             if player is None or player.is_blocked:
                 raise errors.NotFound(f"no player '{player_id}'", reason="player")
@@ -228,8 +233,8 @@ class Ratings:
         }
 
     async def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
-        self.service.engine(game)
-        async with self.service.sessionmaker() as session:
+        game_engine(self.games, game)
+        async with self.sessionmaker() as session:
             rows = (
                 await session.execute(
                     select(Rating, Player.name)

@@ -15,7 +15,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -328,6 +328,26 @@ def public_cancel_vote(snap: Snapshot) -> dict[str, Any] | None:
     }
 
 
+Catalog = Mapping[str, Engine]
+# Who has a socket open to a table in this process (the realtime roster answers).
+Presence = Callable[[str], set[str]]
+# Called with a table's id once its game has ended (ratings).
+OnFinished = Callable[[str], Coroutine[Any, Any, Any]]
+
+
+def game_engine(games: Catalog, game_id: str) -> Engine:
+    """The engine of ``game_id``, or NotFound naming the games there are."""
+    engine = games.get(game_id)
+    if engine is None:
+        known = ", ".join(sorted(games))
+        raise errors.NotFound(
+            f"no game '{game_id}'; known games: {known}",
+            reason="game",
+            params={"game": game_id},
+        )
+    return engine
+
+
 class TableService:
     """The gauntlet, persistence calls, the state cache and the bot drivers."""
 
@@ -336,9 +356,13 @@ class TableService:
     def __init__(
         self,
         sessionmaker: async_sessionmaker[AsyncSession],
-        games: dict[str, Engine],
+        games: Catalog,
         broker: Broker,
         settings: Settings,
+        *,
+        presence: Presence | None = None,
+        notifier: TurnNotifier | None = None,
+        on_finished: OnFinished | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.db: AsyncEngine = sessionmaker.kw["bind"]
@@ -357,11 +381,11 @@ class TableService:
             asyncio.Lock() if settings.is_sqlite else contextlib.nullcontext()
         )
         self._closing = False
-        self.presence: Callable[[str], set[str]] = lambda _table_id: set()
+        self.presence: Presence = presence or (lambda _table_id: set())
         # (table, player) -> the presence lease this instance last wrote (see mark_seen).
         self._leases: dict[tuple[str, str], datetime] = {}
-        self.notifier: TurnNotifier | None = None
-        self.on_finished: Callable[[str], Coroutine[Any, Any, Any]] | None = None
+        self.notifier = notifier
+        self.on_finished = on_finished
         self._background: set[asyncio.Task[Any]] = set()
         # Every re-play of a log runs here: paced, few at a time, shared and kept.
         self.replays = ReplayWork(
@@ -396,15 +420,7 @@ class TableService:
     # ------------------------------------------------------------------ games
 
     def engine(self, game_id: str) -> Engine:
-        engine = self.games.get(game_id)
-        if engine is None:
-            known = ", ".join(sorted(self.games))
-            raise errors.NotFound(
-                f"no game '{game_id}'; known games: {known}",
-                reason="game",
-                params={"game": game_id},
-            )
-        return engine
+        return game_engine(self.games, game_id)
 
     def games_public(self) -> list[dict[str, Any]]:
         return [

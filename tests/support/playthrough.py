@@ -25,9 +25,12 @@ class Step(NamedTuple):
     events: list[Any]
 
 
-def play_steps(engine: Engine, n: int, seed: int, level: str) -> Iterator[Step]:
-    """Play one game with ``level`` bots at every seat (the lowest seat to act moves first)."""
-    state = engine.setup(n, seed, engine.Options())
+def play_steps(
+    engine: Engine, n: int, seed: int, level: str, options: BaseModel | None = None
+) -> Iterator[Step]:
+    """Play one game with ``level`` bots at every seat (the lowest seat to act moves first),
+    with the game's default options unless ``options`` are given."""
+    state = engine.setup(n, seed, engine.Options() if options is None else options)
     rng = random.Random(seed)
     for _ in range(engine.max_length(n) + 1):
         if engine.result(state) is not None:

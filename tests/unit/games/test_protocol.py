@@ -4,15 +4,19 @@ Plays seeded games with bots (normal and random levels) at every seat and checks
 the engine protocol: to_act non-empty until the result, the game ends within
 max_length, every legal action round-trips through JSON and applies, an
 unlisted action is refused, the state round-trips, apply never mutates its
-input, replay from seed + log equals the final state. Also: the rules-page figures are
+input, replay from seed + log equals the final state. Also: a seat that owes no decision
+is refused at every step, simultaneous rounds included; the rules-page figures are
 states the engine accepts, every emitted event parses back through ``Event``, and an
-action ``undoable`` allows revealed nothing and drew no chance.
+action ``undoable`` allows revealed nothing and drew no chance. The step-by-step checks
+count what they checked, so none of them can pass by meeting nothing to check.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,9 +25,18 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from app.games import REGISTRY
-from app.games.base import Engine, Figure, RulesError, action_adapter, parse_action, parse_event
+from app.games.base import (
+    Engine,
+    Figure,
+    IllegalAction,
+    NotYourTurn,
+    RulesError,
+    action_adapter,
+    parse_action,
+    parse_event,
+)
 from tests.support.pickgame import PICK
-from tests.support.playthrough import draws, play_steps, sample_games
+from tests.support.playthrough import Step, draws, play_steps, sample_games
 from tests.support.unions import type_names
 
 ENGINES: dict[str, Engine] = {"pick": PICK, **REGISTRY}  # type: ignore[dict-item]
@@ -90,19 +103,107 @@ def test_bots_play_to_the_end_and_replay_matches(
     assert sorted(result.ranking) == list(range(n)) and set(result.scores) == set(range(n))
 
 
+#: Options besides the defaults that the step-by-step checks also play, because they open
+#: phases a default game never reaches: the Ginkgopolis character draft (§16.2) and the Luz
+#: high-end choice (§5.2), both simultaneous rounds.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "ginkgopolis": [{"characters": "draft"}],
+    "luz": [{"manual_sort_direction": True}],
+}
+
+
+def _games(engine: Engine) -> Iterator[tuple[int, Step]]:
+    """The steps of one seeded bot game per player count and bot level, with the default
+    options and with each of the game's VARIANTS, each with the table's player count."""
+    variants = VARIANTS.get(engine.info.id, [])
+    for options in [engine.Options(), *map(engine.Options.model_validate, variants)]:
+        for n, seed, level in sample_games(engine, per_count=1):
+            for step in play_steps(engine, n, seed, level, options):
+                yield n, step
+
+
+#: The games with simultaneous rounds, where several seats owe a decision at once, and
+#: whether their seats choose among different things there: in Ginkgopolis each from its
+#: own draft pile, hand and tiles (§16.2, §6.1, §10); in Luz every sorter between the same
+#: two high ends (§5.2, option ``manual_sort_direction``). The others have one seat at a time.
+SIMULTANEOUS = {"ginkgopolis": True, "luz": False}
+
+#: The refusals a game gives a seat for a decision it has already taken this deal or round,
+#: which it checks before whose turn it is (Luz, rules.apply: "repeated decision, turn"), so
+#: that the message names the rule. Any other seat outside to_act gets NotYourTurn.
+REPEATED_DECISION = {"luz": {"luz.bet_final", "luz.high_end_chosen"}}
+
+
+def _refusal(engine: Engine, state: Any, seat: int, action: Any) -> RulesError | None:
+    """The error ``apply`` raised for ``seat`` taking ``action``, or None if it accepted it."""
+    try:
+        engine.apply(state, seat, action)
+    except RulesError as error:
+        return error
+    return None
+
+
+def _owed_nothing(game_id: str, error: RulesError | None) -> bool:
+    """Whether ``error`` is the refusal of a seat that owes no decision now: NotYourTurn, or
+    the game's own refusal of a decision taken twice."""
+    if isinstance(error, NotYourTurn):
+        return error.code == "not_your_turn"
+    return (
+        isinstance(error, IllegalAction)
+        and error.code == "illegal_action"
+        and error.reason in REPEATED_DECISION.get(game_id, set())
+    )
+
+
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
 def test_an_action_from_a_seat_not_to_act_is_refused(game_id: str) -> None:
+    """At every step of the sample games: every seat outside to_act is refused the action just
+    taken (NotYourTurn, or the game's refusal of a repeated decision). In a simultaneous round
+    also: the seat that has just chosen while others still choose is refused each of its
+    choices again (the same refusal), and a seat that must choose is refused the choices of
+    another seat that it could not make itself (IllegalAction: its turn, but not its card or
+    tile). Each kind must have been tried, or the test would pass checking nothing."""
     engine = ENGINES[game_id]
-    n = engine.info.max_players
-    state = engine.setup(n, 1234, engine.Options())
-    to_act = engine.to_act(state)
-    idle = [s for s in range(n) if s not in to_act]
-    if not idle:
-        pytest.skip("every seat acts at once at the start")
-    actor = min(to_act)
-    action = engine.legal_actions(state, actor)[0]
-    with pytest.raises(RulesError):
-        engine.apply(state, idle[0], action)
+    idle = together = again = crossed = 0
+    for n, step in _games(engine):
+        to_act = engine.to_act(step.state)
+        where = f"{game_id}, {n} seats, seat {step.seat} to take {step.action!r}"
+        for seat in sorted(set(range(n)) - to_act):
+            idle += 1
+            error = _refusal(engine, step.state, seat, step.action)
+            assert _owed_nothing(game_id, error), f"{where}: idle seat {seat} got {error!r}"
+        if len(to_act) < 2:
+            continue
+        together += 1
+        waiting = engine.to_act(step.next_state)
+        if waiting and step.seat not in waiting:
+            for action in step.legal:
+                again += 1
+                error = _refusal(engine, step.next_state, step.seat, action)
+                assert _owed_nothing(game_id, error), f"{where}: chose {action!r} again: {error!r}"
+        # Each seat tries the choices of the next seat that must choose (every pair would
+        # multiply the cost of a five-seat selection without finding anything new).
+        seats = sorted(to_act)
+        for seat, other in zip(seats, seats[1:] + seats[:1], strict=True):
+            own = engine.legal_actions(step.state, seat)
+            for action in engine.legal_actions(step.state, other):
+                if action in own:
+                    continue
+                crossed += 1
+                error = _refusal(engine, step.state, seat, action)
+                assert isinstance(error, IllegalAction), (
+                    f"{where}: seat {seat} took seat {other}'s {action!r}: {error!r}"
+                )
+                assert error.code == "illegal_action", where
+    assert idle > 0, f"{game_id}: no seat was ever idle, so no wrong seat was tried"
+    assert (together > 0) == (game_id in SIMULTANEOUS), (
+        f"{game_id}: {together} steps had several seats to act; SIMULTANEOUS says otherwise"
+    )
+    if game_id in SIMULTANEOUS:
+        assert again > 0, f"{game_id}: no seat that had chosen was tried again"
+        assert (crossed > 0) == SIMULTANEOUS[game_id], (
+            f"{game_id}: {crossed} choices of other seats tried; SIMULTANEOUS says otherwise"
+        )
 
 
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
@@ -149,16 +250,11 @@ def test_figures_are_real_states_the_engine_accepts(game_id: str) -> None:
                 assert adapter.validate_python(action.model_dump(mode="json")) == action, where
 
 
-def _games(engine: Engine) -> Any:
-    for n, seed, level in sample_games(engine, per_count=1):
-        yield from play_steps(engine, n, seed, level)
-
-
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
 def test_every_emitted_event_parses_back_through_the_event_union(game_id: str) -> None:
     engine = ENGINES[game_id]
     declared = set(type_names(engine.Event))
-    for step in _games(engine):
+    for _n, step in _games(engine):
         for event in step.events:
             assert event.type in declared, f"{game_id}: {event.type} is not in Event"
             data = event.model_dump(mode="json")
@@ -167,14 +263,23 @@ def test_every_emitted_event_parses_back_through_the_event_union(game_id: str) -
             assert parsed.model_dump(mode="json") == data, f"{game_id}: {event.type}"
 
 
+#: Whether a game's rules let a seat take anything back: Luz never (§9 "No takebacks"); the
+#: others have actions that reveal nothing and draw no chance.
+TAKES_BACK = {"pick": True, "ginkgopolis": True, "gluckauf": True, "luz": False, "mine": True}
+
+
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
 def test_undoable_actions_reveal_nothing_and_draw_no_chance(game_id: str) -> None:
     """Whenever undoable says yes, applying the action showed nobody anything new (every
     event public) and the Rng did not move; checked for the chosen action at every step
-    and for every legal action at some steps."""
+    and for every legal action at some steps. The sample games must ask about every action
+    type, and a game whose rules allow take-backs must have met some (or the check checked
+    nothing); Luz must have said no to all."""
     engine = ENGINES[game_id]
-    checked = 0
-    for index, step in enumerate(_games(engine)):
+    assert game_id in TAKES_BACK, f"{game_id}: say in TAKES_BACK whether its rules allow undo"
+    allowed: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
+    for index, (_n, step) in enumerate(_games(engine)):
         before = draws(step.state)
         assert before, f"{game_id}: the state holds no Rng"
         candidates = step.legal if index % 5 == 0 else [step.action]
@@ -182,8 +287,9 @@ def test_undoable_actions_reveal_nothing_and_draw_no_chance(game_id: str) -> Non
             verdict = engine.undoable(step.state, step.seat, action)
             assert isinstance(verdict, bool), f"{game_id}: undoable gave {verdict!r}"
             if not verdict:
+                refused[action.type] += 1
                 continue
-            checked += 1
+            allowed[action.type] += 1
             if action == step.action:
                 after, events = step.next_state, step.events
             else:
@@ -192,3 +298,10 @@ def test_undoable_actions_reveal_nothing_and_draw_no_chance(game_id: str) -> Non
             where = f"{game_id}: undoable {action!r}"
             assert hidden == [], f"{where} emitted events for some seats only: {hidden}"
             assert draws(after) == before, f"{where} drew chance"
+    asked = set(allowed) | set(refused)
+    assert asked == set(type_names(engine.Action)), f"{game_id}: asked only about {asked}"
+    if TAKES_BACK[game_id]:
+        assert allowed, f"{game_id}: undoable never said yes, so nothing above was checked"
+        assert refused, f"{game_id}: undoable never said no, not even to a revealing action"
+    else:
+        assert not allowed, f"{game_id}: the rules allow no take-back, but {dict(allowed)}"

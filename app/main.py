@@ -53,6 +53,7 @@ from app.security import (
     SecurityHeadersMiddleware,
     client_ip,
 )
+from app.startup_check import RefuseUnmigratedDatabase
 from app.tables.admin import Admin, housekeeping_loop
 from app.tables.chat import Chat
 from app.tables.clocks import clock_keeper
@@ -316,6 +317,9 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestMetrics)
+    # Outermost: `uvicorn app.main:app` on a database nobody migrated stops with one line
+    # naming the migrate command, before the lifespan's first query would fail on it.
+    app.add_middleware(RefuseUnmigratedDatabase, settings=settings)
     for module in (players, games_routes, tables, endings, play, admin_routes):
         app.include_router(module.router, prefix=API_PREFIX)
     app.include_router(ws.router)

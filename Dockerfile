@@ -26,6 +26,8 @@ COPY --chown=partida alembic.ini ./
 COPY --chown=partida migrations ./migrations
 COPY --chown=partida app ./app
 COPY --chown=partida static ./static
+# The protocol documents the app serves at /docs/protocol (linked from /docs).
+COPY --chown=partida docs/API.md docs/API-EXTENSIONS.md ./docs/
 USER partida
 VOLUME ["/data"]
 EXPOSE 8000

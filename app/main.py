@@ -54,6 +54,7 @@ from app.security import (
     SecurityHeadersMiddleware,
     client_ip,
 )
+from app.startup_check import RefuseUnmigratedDatabase
 from app.tables.admin import Admin, housekeeping_loop
 from app.tables.chat import Chat
 from app.tables.clocks import clock_keeper
@@ -64,6 +65,13 @@ from app.tables.service import TableService
 log = logging.getLogger("partida")
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"
+# The protocol's own documents, served as Markdown and linked from /docs: the contract of
+# v1 (docs/API.md) and its extensions (docs/API-EXTENSIONS.md).
+PROTOCOL_DOCS = {
+    "/docs/protocol": DOCS_DIR / "API.md",
+    "/docs/protocol/extensions": DOCS_DIR / "API-EXTENSIONS.md",
+}
 API_PREFIX = "/api/v1"
 # Swagger UI ships with the app (swagger-ui-bundle-v2): /docs works without internet access.
 DOCS_ASSETS = "/docs/assets"
@@ -221,6 +229,14 @@ def _openapi_with_games(app: FastAPI, games: dict[str, Engine]) -> Any:
     return openapi
 
 
+def _serve_markdown(app: FastAPI, path: str, text: str) -> None:
+    """Serve a document of the repository, read once at startup, as Markdown."""
+
+    @app.get(path, include_in_schema=False)
+    async def markdown() -> Response:
+        return Response(text, media_type="text/markdown; charset=utf-8")
+
+
 def create_app(settings: Settings | None = None, games: dict[str, Engine] | None = None) -> FastAPI:
     """Build the application; ``games`` overrides the catalog (tests use a tiny game)."""
     settings = settings or get_settings()
@@ -300,7 +316,10 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         title="Partida",
         version="1.0",
         description=(
-            "Four rules-enforced board games; the public protocol v1 (API.md). "
+            "Four rules-enforced board games. The public protocol v1 is described in "
+            "[the protocol document](/docs/protocol) (Markdown: endpoints, the error "
+            "envelope, the WebSocket frames, versions), with its "
+            "[extensions](/docs/protocol/extensions). "
             "The table WebSocket is described by the [AsyncAPI document](/asyncapi.json)."
         ),
         lifespan=lifespan,
@@ -325,6 +344,9 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestMetrics)
+    # Outermost: `uvicorn app.main:app` on a database nobody migrated stops with one line
+    # naming the migrate command, before the lifespan's first query would fail on it.
+    app.add_middleware(RefuseUnmigratedDatabase, settings=settings)
     for module in (players, games_routes, tables, endings, play, admin_routes):
         app.include_router(module.router, prefix=API_PREFIX)
     app.include_router(ws.router)
@@ -347,6 +369,10 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
             swagger_css_url=f"{assets}/swagger-ui.css",
             swagger_favicon_url=f"{assets}/favicon-32x32.png",
         )
+
+    for path, source in PROTOCOL_DOCS.items():
+        if source.is_file():
+            _serve_markdown(app, path, source.read_text(encoding="utf-8"))
 
     document = asyncapi_document()
 

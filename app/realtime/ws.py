@@ -39,7 +39,6 @@ from pydantic import (
 from app import errors
 from app.api.deps import query_since
 from app.api.schemas import MAX_ACTION_DEPTH, IdempotencyKey, nesting_depth
-from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
 from app.realtime.broker import TableUpdate
@@ -460,8 +459,7 @@ async def _still_allowed(conn: Connection, service: TableService) -> bool:
     if conn.player is None or time.monotonic() - conn.verified_at < RECHECK_SECONDS:
         return True
     checked = time.monotonic()
-    async with service.sessionmaker() as session:
-        player = await session.get(Player, conn.player.id)
+    player = await service.player(conn.player.id)
     if player is None or player.is_blocked:
         await conn.revoke(BLOCKED if player is not None else "player deleted")
         return False

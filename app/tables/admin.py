@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 
 from app import errors
+from app.db import repo
 from app.db.models import GameTable, Player, Seat, utcnow
 from app.realtime.broker import PlayerRevoked
 from app.tables.service import FINISHED, OPEN, PLAYING, TableService
@@ -71,9 +72,7 @@ class Admin:
 
     async def players(self) -> list[dict[str, Any]]:
         async with self.sessionmaker() as session:
-            rows = (
-                (await session.execute(select(Player).order_by(Player.created_at))).scalars().all()
-            )
+            rows = await repo.players_by_age(session)
         return [
             {
                 "id": p.id,

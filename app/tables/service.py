@@ -39,6 +39,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from app import errors
 from app.config import Settings
+from app.db import repo
 from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
 from app.fairness import commitment, new_secret, seed_from_secret
 from app.games.base import (
@@ -405,11 +406,14 @@ class TableService:
             session.add(player)
         return player, token
 
+    async def player(self, player_id: str) -> Player | None:
+        """The player's row as it is now (renamed, blocked), or None when it was deleted."""
+        async with self.sessionmaker() as session:
+            return await repo.player_by_id(session, player_id)
+
     async def player_by_token(self, token: str) -> Player | None:
         async with self.sessionmaker() as session:
-            player = (
-                await session.execute(select(Player).where(Player.token_hash == hash_token(token)))
-            ).scalar_one_or_none()
+            player = await repo.player_by_token_hash(session, hash_token(token))
         if player is None or player.is_blocked:
             return None
         # The lookup is by hash; the final comparison is constant-time all the same.

@@ -75,3 +75,10 @@ def test_no_module_of_the_server_imports_itself_round_a_loop() -> None:
 def test_the_check_sees_a_loop_through_a_type_checking_import() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _loops(graph) == [["a", "b", "c"]]
+
+
+def test_the_socket_layer_reads_no_rows_itself() -> None:
+    """app/realtime asks the services (and they app/db/repo.py); it holds no session."""
+    for path in (APP / "realtime").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "sqlalchemy" not in text and "sessionmaker" not in text, path.name

@@ -12,6 +12,8 @@ import { mountHeader, showError, errorText, seatName, gameTitle } from "./common
 import * as generic from "./games/_generic.js";
 import { resignedTag, resultNote } from "./endings.js";
 import { installReadable } from "./readable.js";
+import { fillFairPanel } from "./fairness.js";
+import { logLine } from "./logline.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const query = new URLSearchParams(location.search);
@@ -133,25 +135,7 @@ function drawBoard() {
 
 /** An event's line, as the table page's log gives it: the game's own, else the server's. */
 function describe(event) {
-  // Events the table itself records (no game knows them).
-  if (event.type === "action_undone" || event.type === "clock_timeout") {
-    const name = typeof event.seat === "number" ? seatName(state.table, event.seat) : "?";
-    return event.type === "action_undone"
-      ? t("log.action_undone", { name })
-      : t("log.clock_timeout", { name });
-  }
-  const ctx = context();
-  let text;
-  try {
-    text = state.renderer?.describeEvent ? state.renderer.describeEvent(event, ctx) : undefined;
-  } catch (err) {
-    console.warn("describeEvent failed", err);
-    text = undefined;
-  }
-  if (text === null) return null;
-  if ((text === undefined || text === "" || state.renderer === generic) && event.text) return event.text;
-  if (text === undefined || text === "") text = generic.describeEvent(event, ctx);
-  return text;
+  return logLine(event, state.renderer, context(), (seat) => seatName(state.table, seat), state.renderer === generic);
 }
 
 function actionLine(step) {
@@ -260,30 +244,7 @@ function renderFair() {
     return;
   }
   panel.hidden = false;
-  const command = `python -m app.verify ${location.origin}/api/v1/tables/${tableId} --commitment ${r.seed_commitment}`;
-  fill(
-    panel,
-    h(
-      "p",
-      { class: "fair-line" },
-      h("span", { class: "fair-icon", "aria-hidden": "true" }, "⚖"),
-      h("strong", null, t("fair.title")),
-      " ",
-      t("fair.commitment"),
-      " ",
-      h("code", { class: "fair-hash", title: r.seed_commitment }, `${r.seed_commitment.slice(0, 12)}…`),
-    ),
-    r.seed_secret
-      ? h(
-          "details",
-          { class: "fair-verify" },
-          h("summary", null, t("fair.verify")),
-          h("p", { class: "small" }, t("fair.secret"), " ", h("code", { class: "fair-secret" }, r.seed_secret)),
-          h("p", { class: "small" }, t("fair.verify_hint")),
-          h("pre", { class: "fair-command" }, h("code", null, command)),
-        )
-      : null,
-  );
+  fillFairPanel(panel, tableId, r.seed_commitment, r.seed_secret);
 }
 
 function perspectiveLabel(p) {

@@ -19,6 +19,8 @@ import { playSound, soundOn, setSound } from "./sound.js";
 import { decisionDock } from "./decision.js";
 import { rankedEntries, winnerNames } from "./result.js";
 import { installReadable } from "./readable.js";
+import { fillFairPanel } from "./fairness.js";
+import { logLine } from "./logline.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -1008,36 +1010,8 @@ function tiebreakLines(result) {
 }
 
 /** Lines for the events the table itself records (no game knows them). */
-function platformLine(event) {
-  const name = typeof event.seat === "number" ? seatName(state.table, event.seat) : "?";
-  if (event.type === "action_undone") return t("log.action_undone", { name });
-  if (event.type === "clock_timeout") return t("log.clock_timeout", { name });
-  return undefined;
-}
-
 function describe(event) {
-  const platform = platformLine(event);
-  if (platform !== undefined) return platform;
-  const ctx = context();
-  let text;
-  try {
-    text = state.renderer?.describeEvent ? state.renderer.describeEvent(event, ctx) : undefined;
-  } catch (err) {
-    console.warn("describeEvent failed", err);
-    text = undefined;
-  }
-  if (text === null) return null; // the renderer hides this event
-  // No line of the game's own (or only the generic renderer's): the server's readable line.
-  if ((text === undefined || text === "" || state.genericRenderer) && event.text) return event.text;
-  if (text === undefined || text === "") {
-    const who = typeof event.seat === "number" ? seatName(state.table, event.seat) : null;
-    const fields = Object.entries(event)
-      .filter(([k]) => !["type", "version", "actor", "seat", "text"].includes(k))
-      .map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
-      .join(", ");
-    text = `${who ? `${who} — ` : ""}${event.type.replace(/_/g, " ")}${fields ? ` (${fields})` : ""}`;
-  }
-  return text;
+  return logLine(event, state.renderer, context(), (seat) => seatName(state.table, seat), state.genericRenderer);
 }
 
 /** The whole log again (its readable lines in the current language). */
@@ -1275,42 +1249,7 @@ function renderFair() {
   if (key === fairKey) return;
   fairKey = key;
   panel.hidden = false;
-  const command = `python -m app.verify ${location.origin}/api/v1/tables/${tableId} --commitment ${hex}`;
-  fill(
-    panel,
-    h(
-      "p",
-      { class: "fair-line" },
-      h("span", { class: "fair-icon", "aria-hidden": "true" }, "⚖"),
-      h("strong", null, t("fair.title")),
-      " ",
-      t("fair.commitment"),
-      " ",
-      h("code", { class: "fair-hash", title: hex, "data-testid": "seed-commitment" }, `${hex.slice(0, 12)}…`),
-    ),
-    finished && secret
-      ? h(
-          "details",
-          { class: "fair-verify", "data-testid": "fair-verify" },
-          h("summary", null, t("fair.verify")),
-          h("p", { class: "small" }, t("fair.secret"), " ", h("code", { class: "fair-secret" }, secret)),
-          h("p", { class: "small" }, t("fair.verify_hint")),
-          h("pre", { class: "fair-command" }, h("code", null, command)),
-          h(
-            "button",
-            {
-              type: "button",
-              class: "btn btn-link",
-              onclick: async () => {
-                const ok = await copyText(command);
-                toast(ok ? t("fair.copied") : command, ok ? "info" : "error");
-              },
-            },
-            t("fair.copy"),
-          ),
-        )
-      : h("p", { class: "hint" }, t("fair.hint")),
-  );
+  fillFairPanel(panel, tableId, hex, finished ? secret : null, { pending: true });
 }
 
 function renderUndo(banner) {

@@ -12,15 +12,21 @@ same seed and the same actions replay the same game bit for bit.
 from __future__ import annotations
 
 import random
+import types
 from collections.abc import Callable, Mapping, Sequence
 from typing import (
+    Annotated,
     Any,
     ClassVar,
+    Generic,
     Literal,
     NamedTuple,
     Protocol,
     TypeAlias,
     TypeVar,
+    Union,
+    get_args,
+    get_origin,
     runtime_checkable,
 )
 
@@ -41,6 +47,10 @@ _MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
+StateT = TypeVar("StateT", bound=BaseModel)
+OptionsT = TypeVar("OptionsT", bound=BaseModel)
+ActionT = TypeVar("ActionT", bound=BaseModel)
+ViewT = TypeVar("ViewT", bound=BaseModel)
 
 
 # --------------------------------------------------------------------------- errors
@@ -353,6 +363,231 @@ class Engine(Protocol):
         own last action and nobody acted since).
         """
         ...
+
+
+# --------------------------------------------------------------------------- the one adapter
+
+BotPolicy: TypeAlias = Callable[[ViewT, list[Any], random.Random], Any]
+"""A bot level's policy: one of the legal actions, decided from the seat's view only."""
+
+
+class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
+    """The one object that makes a game's pure functions an :class:`Engine`.
+
+    A game declares its parts (its models, and the functions of its ``rules``, ``view``,
+    ``bot``, ``describe`` and ``undo`` modules) and this class guards the public calls
+    once for every game, as OpenSpiel's base class checks a call before the game's hook
+    runs: a state, options or view of another model is a programming error and raises
+    ``TypeError`` naming the model expected; an action that is none of the game's action
+    models is read as a client's JSON (strictly, like :func:`parse_action`) or refused
+    with the game's ``not_an_action``. The game's functions therefore only ever see their
+    own models, and stay free of such checks.
+    """
+
+    def __init__(
+        self,
+        *,
+        info: GameInfo,
+        state: type[StateT],
+        options: type[OptionsT],
+        action: Any,
+        event: Any,
+        view_model: type[ViewT],
+        figures: Mapping[str, Callable[[], Figure]],
+        max_length: Callable[[int], int],
+        validate_options: Callable[[OptionsT, int], object],
+        start: Callable[[int, int, OptionsT], tuple[StateT, list[Event]]],
+        to_act: Callable[[StateT], frozenset[Seat]],
+        legal_actions: Callable[[StateT, Seat], Sequence[ActionT]],
+        apply: Callable[[StateT, Seat, ActionT], tuple[StateT, list[Event]]],
+        view: Callable[[StateT, Seat | None], ViewT],
+        result: Callable[[StateT], Result | None],
+        bots: Mapping[str, BotPolicy[ViewT]],
+        describe: Callable[[BaseModel, Locale], str],
+        undoable: Callable[[StateT, Seat, ActionT], bool],
+        not_an_action: Refusal,
+        redact_log: Callable[[StateT, list[dict[str, Any]], Seat | None], list[dict[str, Any]]]
+        | None = None,
+        check_options_at_start: bool = True,
+    ) -> None:
+        """Declare a game from its parts.
+
+        ``action`` and ``event`` are the discriminated unions pydantic reads (the models
+        of ``action`` are also what :meth:`apply` accepts as they are). ``bots`` holds a
+        policy per bot level but "random", which every game shares (:func:`random_bot`);
+        ``info.bot_levels`` must name exactly those levels. ``check_options_at_start``
+        makes :meth:`start` refuse what :meth:`validate_options` refuses, before the game's
+        ``start`` runs; a game turns it off only when a stored table with options refused
+        later must still replay. ``redact_log`` is the optional hook of :func:`redact_log`.
+        """
+        levels = {"random", *bots}
+        if set(info.bot_levels) != levels:
+            raise ValueError(
+                f"{info.id}: bot_levels {info.bot_levels} do not match the policies {sorted(levels)}"
+            )
+        self.info = info
+        self.Options: type[BaseModel] = options
+        self.State: type[BaseModel] = state
+        self.Action: Any = action
+        self.Event: Any = event
+        self.figures: Mapping[str, Callable[[], Figure]] = figures
+        self._state_model = state
+        self._options_model = options
+        self._view_model = view_model
+        self._action_models: tuple[type[ActionT], ...] = union_models(action)
+        self._action_adapter: TypeAdapter[ActionT] = TypeAdapter(action)
+        self._max_length = max_length
+        self._validate_options = validate_options
+        self._start = start
+        self._to_act = to_act
+        self._legal_actions = legal_actions
+        self._apply = apply
+        self._view = view
+        self._result = result
+        self._bots = bots
+        self._describe = describe
+        self._undoable = undoable
+        self._not_an_action = not_an_action
+        self._redact_log = redact_log
+        self._check_options_at_start = check_options_at_start
+
+    def __repr__(self) -> str:
+        return f"GameEngine({self.info.id!r})"
+
+    # The guards: the only checks of a call's types, written once for every game.
+
+    def _state(self, state: BaseModel) -> StateT:
+        if not isinstance(state, self._state_model):
+            raise TypeError(
+                f"{self.info.id}: expected a {self._state_model.__name__}, "
+                f"got {type(state).__name__}"
+            )
+        return state
+
+    def _options(self, options: BaseModel) -> OptionsT:
+        if not isinstance(options, self._options_model):
+            raise TypeError(
+                f"{self.info.id}: expected {self._options_model.__name__}, "
+                f"got {type(options).__name__}"
+            )
+        return options
+
+    def _action(self, action: Any) -> ActionT:
+        """One of the game's action models: as given, or read from a client's JSON."""
+        if isinstance(action, self._action_models):
+            return action
+        data = action.model_dump(mode="json") if isinstance(action, BaseModel) else action
+        try:
+            return self._action_adapter.validate_json(to_json(data), strict=True)
+        except ValueError as exc:
+            refusal = self._not_an_action
+            raise IllegalAction(
+                f"{refusal} ({action!r}): {exc}", refusal.reason, **refusal.params
+            ) from exc
+
+    # The protocol.
+
+    def max_length(self, n_players: int) -> int:
+        """An upper bound on the number of actions in one game (conformance tests use it)."""
+        return self._max_length(n_players)
+
+    def validate_options(self, options: BaseModel, n_players: int) -> None:
+        """Raise :class:`InvalidOptions` with a human reason if the options or count are not valid."""
+        self._validate_options(self._options(options), n_players)
+
+    def setup(self, n_players: int, seed: int, options: BaseModel) -> StateT:
+        """The initial state: always ``start(n_players, seed, options).state``."""
+        return self._setup(n_players, seed, options)[0]
+
+    def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
+        """The initial state and the events the setup caused (see :meth:`Engine.start`)."""
+        state, events = self._setup(n_players, seed, options)
+        return Transition(state, events)
+
+    def _setup(self, n_players: int, seed: int, options: BaseModel) -> tuple[StateT, list[Event]]:
+        opts = self._options(options)
+        if self._check_options_at_start:
+            self._validate_options(opts, n_players)
+        return self._start(n_players, seed, opts)
+
+    def to_act(self, state: BaseModel) -> frozenset[Seat]:
+        """The seats that must decide now; empty when the game is over."""
+        return self._to_act(self._state(state))
+
+    def legal_actions(self, state: BaseModel, seat: Seat) -> list[Any]:
+        """Every action ``seat`` may take now, in the game's fixed order; empty if none."""
+        return list(self._legal_actions(self._state(state), seat))
+
+    def apply(self, state: BaseModel, seat: Seat, action: Any) -> Transition:
+        """The next state and events; never mutates ``state``; raises :class:`RulesError`."""
+        new, events = self._apply(self._state(state), seat, self._action(action))
+        return Transition(new, events)
+
+    def view(self, state: BaseModel, seat: Seat | None) -> ViewT:
+        """What ``seat`` may see (None = a spectator)."""
+        return self._view(self._state(state), seat)
+
+    def result(self, state: BaseModel) -> Result | None:
+        """The final result, or None while the game runs."""
+        return self._result(self._state(state))
+
+    def redact_log(
+        self, state: BaseModel, events: list[dict[str, Any]], seat: Seat | None
+    ) -> list[dict[str, Any]]:
+        """The logged events that may still be shown to ``seat`` (see :func:`redact_log`)."""
+        checked = self._state(state)
+        return events if self._redact_log is None else self._redact_log(checked, events, seat)
+
+    def bot(
+        self, view: BaseModel, legal_actions: list[Any], rng: random.Random, level: str = "normal"
+    ) -> Any:
+        """One of ``legal_actions``: a uniform one at level "random", else the level's policy,
+        which reads only ``view``. Raises :class:`IllegalAction` when there is none to take."""
+        if not legal_actions:
+            raise IllegalAction("the bot was asked to act with no legal action", "no_legal_action")
+        if level == "random":
+            return random_bot(legal_actions, rng)
+        policy = self._bots.get(level)
+        if policy is None:
+            raise ValueError(f"{self.info.id} has no bot level {level!r}: {self.info.bot_levels}")
+        if not isinstance(view, self._view_model):
+            raise TypeError(
+                f"{self.info.id}: expected a {self._view_model.__name__}, got {type(view).__name__}"
+            )
+        return policy(view, legal_actions, rng)
+
+    def describe(self, item: BaseModel, locale: Locale = "en") -> str:
+        """A readable line for an action, an event or the game's :class:`Result`."""
+        return self._describe(item, locale)
+
+    def undoable(self, state: BaseModel, seat: Seat, action: Any) -> bool:
+        """Whether ``seat`` may take ``action`` back right after taking it in ``state``.
+
+        Only one of the game's action models can have been taken, so anything else
+        (raw JSON, a stranger's model) has nothing to take back.
+        """
+        checked = self._state(state)
+        if not isinstance(action, self._action_models):
+            return False
+        return self._undoable(checked, seat, action)
+
+
+def union_models(union: Any) -> tuple[type[Any], ...]:
+    """The model classes of a (discriminated) union of models, in their declared order.
+
+    >>> class A(BaseModel): pass
+    >>> class B(BaseModel): pass
+    >>> [m.__name__ for m in union_models(Annotated[A | B, Field(discriminator=None)])]
+    ['A', 'B']
+    """
+    origin = get_origin(union)
+    if origin is Annotated:
+        return union_models(get_args(union)[0])
+    if origin is Union or origin is types.UnionType:
+        return tuple(model for member in get_args(union) for model in union_models(member))
+    if isinstance(union, type) and issubclass(union, BaseModel):
+        return (union,)
+    raise TypeError(f"not a union of models: {union!r}")
 
 
 # --------------------------------------------------------------------------- helpers

@@ -243,8 +243,9 @@ class Endings:
                     # Inserted first: the old table's pointer refers to it.
                     await session.flush()
                     row.next_table_id = created.id
-                next_id = created.id if created is not None else row.next_table_id
-            assert next_id is not None
+                    next_id = created.id
+                else:
+                    next_id = existing.id
             service.invalidate(table_id)
             old = await service.snapshot(table_id)
         snap = await service.snapshot(next_id)

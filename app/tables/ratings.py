@@ -99,31 +99,30 @@ class Ratings:
             places: dict[str, int] = {
                 str(k): int(v) for k, v in (row.result.get("places") or {}).items()
             }
-            humans = [s for s in row.seats if s.player_id]
+            # Each human seat with its player, read once: the seat's number ranks it.
+            humans = [(s.seat, player_id) for s in row.seats if (player_id := s.player_id)]
             current = {
                 r.player_id: r
                 for r in (
                     await session.execute(
                         select(Rating).where(
                             Rating.game == row.game,
-                            Rating.player_id.in_([s.player_id for s in humans]),
+                            Rating.player_id.in_([player_id for _, player_id in humans]),
                         )
                     )
                 ).scalars()
             }
             teams = []
-            for seat in humans:
-                assert seat.player_id is not None
-                known = current.get(seat.player_id)
+            for _, player_id in humans:
+                known = current.get(player_id)
                 rating = MODEL.rating(mu=known.mu, sigma=known.sigma) if known else MODEL.rating()
                 teams.append([rating])
-            ranks = [float(places.get(str(s.seat), len(row.seats))) for s in humans]
+            ranks = [float(places.get(str(seat), len(row.seats))) for seat, _ in humans]
             updated = MODEL.rate(teams, ranks=ranks)
-            for seat, (new,) in zip(humans, updated, strict=True):
-                assert seat.player_id is not None
-                known = current.get(seat.player_id)
+            for (_, player_id), (new,) in zip(humans, updated, strict=True):
+                known = current.get(player_id)
                 if known is None:
-                    known = Rating(player_id=seat.player_id, game=row.game, games=0)
+                    known = Rating(player_id=player_id, game=row.game, games=0)
                     session.add(known)
                 known.mu, known.sigma = float(new.mu), float(new.sigma)
                 known.games = (known.games or 0) + 1

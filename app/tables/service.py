@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import (
@@ -80,6 +80,8 @@ from app.tables.replay import (
 )
 
 log = logging.getLogger("partida.tables")
+# What a lobby change returns (the seat it took, or nothing), passed on by _change_seats.
+Outcome = TypeVar("Outcome")
 
 # The plain tables behind the models: the commit's statements skip the ORM layer entirely.
 _TABLES = cast(Table, GameTable.__table__)
@@ -894,8 +896,8 @@ class TableService:
         return await self._load_row(session, table_id)
 
     async def _change_seats(
-        self, table_id: str, change: Callable[[GameTable], int | None]
-    ) -> tuple[Snapshot, int | None]:
+        self, table_id: str, change: Callable[[GameTable], Outcome]
+    ) -> tuple[Snapshot, Outcome]:
         """Run a lobby change on an open table in one transaction, then announce it. An open
         table left with nobody seated is removed in that same transaction."""
         async with self._lock(table_id):
@@ -950,9 +952,7 @@ class TableService:
 
         # Checked before the lobby rules too: a running private table is not confirmed either.
         self.check_visible(await self.snapshot(table_id), player.id, invite)
-        snap, seat = await self._change_seats(table_id, change)
-        assert seat is not None
-        return snap, seat
+        return await self._change_seats(table_id, change)
 
     async def leave(self, table_id: str, player: Player) -> Snapshot | None:
         """Give up the seat; the owner hands the table to the next player, and a table left
@@ -999,9 +999,7 @@ class TableService:
             free[0].bot_level = chosen
             return free[0].seat
 
-        snap, seat = await self._change_seats(table_id, change)
-        assert seat is not None
-        return snap, seat
+        return await self._change_seats(table_id, change)
 
     async def start(self, table_id: str, player: Player) -> Snapshot:
         async with self._lock(table_id):
@@ -1761,9 +1759,9 @@ class TableService:
 
     async def set_webhook(self, player: Player, url: str | None) -> None:
         async with self.sessionmaker() as session, session.begin():
-            row = await session.get(Player, player.id)
-            assert row is not None
-            row.webhook_url = url
+            await session.execute(
+                update(Player).where(Player.id == player.id).values(webhook_url=url)
+            )
             table_ids = (
                 (await session.execute(select(Seat.table_id).where(Seat.player_id == player.id)))
                 .scalars()
@@ -1967,13 +1965,15 @@ class TableService:
                 raise errors.NoTakeover("no bot is playing your seat", reason="not_taken_over")
             async with self.sessionmaker() as session, session.begin():
                 row = await session.get(Seat, (table_id, seat))
-                assert row is not None
+                if row is None:  # removed since the snapshot (by its owner or housekeeping)
+                    raise errors.NotFound(f"no table '{table_id}'", reason="table")
                 row.bot_level = None
                 row.takeover_votes = None
                 row.last_seen_at = _later(row.last_seen_at, utcnow())
                 if snap.clocks is not None and snap.status == PLAYING:
                     table_row = await session.get(GameTable, table_id)
-                    assert table_row is not None
+                    if table_row is None:
+                        raise errors.NotFound(f"no table '{table_id}'", reason="table")
                     table_row.clocks = clocks.restart_seat(
                         snap.clocks, seat, seat in snap.to_act(), time.time()
                     )

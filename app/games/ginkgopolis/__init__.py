@@ -1,116 +1,46 @@
 """Ginkgopolis (Xavier Georges, Pearl Games 2012), 1-5 players, solo against Hal.
 
-Exports ``ENGINE``, the one object the platform knows (``app.games.base.Engine``).
+Exports ``ENGINE``, the one object the platform knows (``app.games.base.Engine``): the
+shared :class:`~app.games.base.GameEngine` over Ginkgopolis' ``rules``, ``view``, ``bot``,
+``describe`` and ``undo`` (rules in ``shared/rules/ginkgopolis.md``).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from app.games.base import GameEngine, GameInfo, Refusal
 
-from pydantic import BaseModel
-
-from app.games.base import (
-    Figure,
-    GameInfo,
-    IllegalAction,
-    InvalidOptions,
-    Locale,
-    Result,
-    Seat,
-    Transition,
-    random_bot,
-)
-
-from . import bot as _bot
-from . import rules
+from . import bot, rules
 from .actions import Action, ActionModel
-from .describe import describe as _describe
+from .describe import describe
 from .events import EventUnion
 from .figures import FIGURES
 from .rules import GinkgopolisOptions, GinkgopolisState
-from .undo import undoable as _undoable
-from .view import GinkgopolisView
-from .view import view as _view
+from .undo import undoable
+from .view import GinkgopolisView, view
 
+__all__ = ["ENGINE", "GinkgopolisOptions", "GinkgopolisState", "GinkgopolisView"]
 
-class GinkgopolisEngine:
-    """The Ginkgopolis engine (rules in ``shared/rules/ginkgopolis.md``)."""
-
-    info = GameInfo(id="ginkgopolis", title="Ginkgopolis", min_players=1, max_players=5)
-    Options: type[BaseModel] = GinkgopolisOptions
-    State: type[BaseModel] = GinkgopolisState
-    Action: Any = Action
-    Event: Any = EventUnion
-    figures: Mapping[str, Callable[[], Figure]] = FIGURES
-
-    def max_length(self, n_players: int) -> int:
-        return rules.max_length(n_players)
-
-    def validate_options(self, options: BaseModel, n_players: int) -> None:
-        if not isinstance(options, GinkgopolisOptions):
-            raise InvalidOptions(
-                "options must be a GinkgopolisOptions model", reason="ginkgopolis.not_options"
-            )
-        rules.validate_options(options, n_players)
-
-    def setup(self, n_players: int, seed: int, options: BaseModel) -> GinkgopolisState:
-        state: GinkgopolisState = self.start(n_players, seed, options).state
-        return state
-
-    def start(self, n_players: int, seed: int, options: BaseModel) -> Transition:
-        if not isinstance(options, GinkgopolisOptions):
-            raise InvalidOptions(
-                "options must be a GinkgopolisOptions model", reason="ginkgopolis.not_options"
-            )
-        state, events = rules.start(n_players, seed, options)
-        return Transition(state, events)
-
-    def to_act(self, state: BaseModel) -> frozenset[Seat]:
-        assert isinstance(state, GinkgopolisState)
-        return rules.to_act(state)
-
-    def legal_actions(self, state: BaseModel, seat: Seat) -> list[Any]:
-        assert isinstance(state, GinkgopolisState)
-        return list(rules.legal_actions(state, seat))
-
-    def apply(self, state: BaseModel, seat: Seat, action: Any) -> Transition:
-        assert isinstance(state, GinkgopolisState)
-        if not isinstance(action, ActionModel):
-            raise IllegalAction(
-                f"not a Ginkgopolis action: {action!r}", "ginkgopolis.not_an_action"
-            )
-        new, events = rules.apply(state, seat, action)
-        return Transition(new, events)
-
-    def view(self, state: BaseModel, seat: Seat | None) -> GinkgopolisView:
-        assert isinstance(state, GinkgopolisState)
-        return _view(state, seat)
-
-    def result(self, state: BaseModel) -> Result | None:
-        assert isinstance(state, GinkgopolisState)
-        return rules.result(state)
-
-    def bot(
-        self, view: BaseModel, legal_actions: list[Any], rng: random.Random, level: str = "normal"
-    ) -> Any:
-        if not legal_actions:
-            raise IllegalAction("the bot was asked to act with no legal action", "no_legal_action")
-        if level == "random" or not isinstance(view, GinkgopolisView):
-            return random_bot(legal_actions, rng)
-        return _bot.choose(view, legal_actions, rng)
-
-    def describe(self, item: BaseModel, locale: Locale = "en") -> str:
-        return _describe(item, locale)
-
-    def undoable(self, state: BaseModel, seat: Seat, action: Any) -> bool:
-        assert isinstance(state, GinkgopolisState)
-        if not isinstance(action, ActionModel):
-            return False
-        return _undoable(state, seat, action)
-
-
-ENGINE = GinkgopolisEngine()
-
-__all__ = ["ENGINE", "GinkgopolisEngine"]
+ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, GinkgopolisView] = GameEngine(
+    info=GameInfo(id="ginkgopolis", title="Ginkgopolis", min_players=1, max_players=5),
+    state=GinkgopolisState,
+    options=GinkgopolisOptions,
+    action=Action,
+    event=EventUnion,
+    view_model=GinkgopolisView,
+    figures=FIGURES,
+    max_length=rules.max_length,
+    validate_options=rules.validate_options,
+    start=rules.start,
+    # rules.start checks only the player count: a solo table stored before its options
+    # were refused must still replay, and solo those options do nothing.
+    check_options_at_start=False,
+    to_act=rules.to_act,
+    legal_actions=rules.legal_actions,
+    apply=rules.apply,
+    view=view,
+    result=rules.result,
+    bots={"normal": bot.choose},
+    describe=describe,
+    undoable=undoable,
+    not_an_action=Refusal("not a Ginkgopolis action", "ginkgopolis.not_an_action"),
+)

@@ -75,9 +75,13 @@ START_DECK: Final[tuple[str, ...]] = URBANIZATION_CARDS + START_TILES
 
 def colour_of(tile_or_card: str) -> Colour:
     """Return the colour letter of a tile or building card, e.g. ``colour_of("Y12") == "Y"``."""
-    c = tile_or_card[0]
-    assert c in ("R", "Y", "B"), tile_or_card
-    return c  # type: ignore[return-value]
+    colour = _COLOUR_OF.get(tile_or_card[0])
+    if colour is None:
+        raise ValueError(f"{tile_or_card!r} is no tile or building card: no colour (§3)")
+    return colour
+
+
+_COLOUR_OF: Final[dict[str, Colour]] = {c: c for c in COLOURS}
 
 
 def number_of(tile_or_card: str) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -12,6 +13,8 @@ from app.games.plural import count, form
 from . import actions as A
 from . import data as D
 from . import events as E
+
+EventT = TypeVar("EventT", bound=BaseModel)
 
 _ITEM = {
     "en": {"resource": "a resource", "tile": "a tile"},
@@ -318,28 +321,32 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
     table: dict[type[BaseModel], Callable[[BaseModel, Locale], str]] = {}
 
     def reg(
-        cls: type[BaseModel],
-    ) -> Callable[[Callable[[BaseModel, Locale], str]], Callable[[BaseModel, Locale], str]]:
-        def deco(fn: Callable[[BaseModel, Locale], str]) -> Callable[[BaseModel, Locale], str]:
-            table[cls] = fn
+        cls: type[EventT],
+    ) -> Callable[[Callable[[EventT, Locale], str]], Callable[[EventT, Locale], str]]:
+        """Register ``fn`` as the line of the events of type ``cls`` (looked up by type)."""
+
+        def deco(fn: Callable[[EventT, Locale], str]) -> Callable[[EventT, Locale], str]:
+            def line(e: BaseModel, loc: Locale) -> str:
+                if not isinstance(e, cls):
+                    raise TypeError(f"the line of {cls.__name__} got a {type(e).__name__}")
+                return fn(e, loc)
+
+            table[cls] = line
             return fn
 
         return deco
 
     @reg(E.GameSetUp)
-    def _a(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.GameSetUp)
+    def _a(e: E.GameSetUp, loc: Locale) -> str:
         return _d_setup(e, loc)
 
     @reg(E.DraftPicked)
-    def _b(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.DraftPicked)
+    def _b(e: E.DraftPicked, loc: Locale) -> str:
         name = character_name(e.character, loc)
         return _t(loc, f"You kept the {name}.", f"Te quedaste el {name}.")
 
     @reg(E.ChoiceCommitted)
-    def _c(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.ChoiceCommitted)
+    def _c(e: E.ChoiceCommitted, loc: Locale) -> str:
         who = _who(e.player, False, loc)
         steps = {
             "en": {
@@ -358,23 +365,20 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         return f"{who} {steps[loc][e.step]}."
 
     @reg(E.DraftCompleted)
-    def _d(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.DraftCompleted)
+    def _d(e: E.DraftCompleted, loc: Locale) -> str:
         parts = "; ".join(
             f"{_who(p, False, loc)}: {_cards(c, loc)}" for p, c in e.characters.items()
         )
         return _t(loc, f"Draft over — {parts}.", f"Draft terminado — {parts}.")
 
     @reg(E.NewHandChosen)
-    def _e(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.NewHandChosen)
+    def _e(e: E.NewHandChosen, loc: Locale) -> str:
         if e.use:
             return _t(loc, "You will use a New Hand token.", "Usarás una ficha de Mano Nueva.")
         return _t(loc, "You keep your hand.", "Conservas tu mano.")
 
     @reg(E.NewHandUsed)
-    def _f(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.NewHandUsed)
+    def _f(e: E.NewHandUsed, loc: Locale) -> str:
         who = _who(e.player, False, loc)
         return _t(
             loc,
@@ -384,8 +388,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.CardsDrawn)
-    def _g(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.CardsDrawn)
+    def _g(e: E.CardsDrawn, loc: Locale) -> str:
         who = _who(e.player, False, loc)
         return _t(
             loc,
@@ -394,13 +397,11 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.CardsReceived)
-    def _h(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.CardsReceived)
+    def _h(e: E.CardsReceived, loc: Locale) -> str:
         return _t(loc, f"Your hand: {_cards(e.cards, loc)}.", f"Tu mano: {_cards(e.cards, loc)}.")
 
     @reg(E.RoundStarted)
-    def _i(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.RoundStarted)
+    def _i(e: E.RoundStarted, loc: Locale) -> str:
         who = _who(e.first_player, False, loc)
         return _t(
             loc,
@@ -409,8 +410,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.HandsPassed)
-    def _j(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.HandsPassed)
+    def _j(e: E.HandsPassed, loc: Locale) -> str:
         who = _who(e.first_player, False, loc)
         return _t(
             loc,
@@ -419,14 +419,12 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.SelectionMade)
-    def _k(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.SelectionMade)
+    def _k(e: E.SelectionMade, loc: Locale) -> str:
         tile = f" + {e.tile}" if e.tile else ""
         return _t(loc, f"You selected {e.card}{tile}.", f"Elegiste {e.card}{tile}.")
 
     @reg(E.ActionRevealed)
-    def _l(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.ActionRevealed)
+    def _l(e: E.ActionRevealed, loc: Locale) -> str:
         who = _who(e.player, e.hal, loc)
         tile = f" + {e.tile}" if e.tile else ""
         return _t(
@@ -436,8 +434,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.ItemsGained)
-    def _m(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.ItemsGained)
+    def _m(e: E.ItemsGained, loc: Locale) -> str:
         who = _who(e.player, e.hal, loc)
         what = _items(loc, e.resources, e.sp, e.tiles)
         why = _gain_reason(e.reason, loc, e.building, e.cell)
@@ -451,8 +448,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         return _t(loc, f"{who} gains {what} ({why}).", f"{who} gana {what} ({why}).")
 
     @reg(E.TilesReceived)
-    def _n(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.TilesReceived)
+    def _n(e: E.TilesReceived, loc: Locale) -> str:
         tiles = ", ".join(e.tiles)
         n = len(e.tiles)
         return _t(
@@ -462,8 +458,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.BuildingUrbanized)
-    def _o(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.BuildingUrbanized)
+    def _o(e: E.BuildingUrbanized, loc: Locale) -> str:
         who = _who(e.player, e.hal, loc)
         lines = [
             _t(
@@ -491,8 +486,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         return "\n".join(lines)
 
     @reg(E.TokenMoved)
-    def _p(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.TokenMoved)
+    def _p(e: E.TokenMoved, loc: Locale) -> str:
         return _t(
             loc,
             f"Token {e.letter} moves to {cell_name(e.cell)}.",
@@ -500,8 +494,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.BuiltUp)
-    def _q(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.BuiltUp)
+    def _q(e: E.BuiltUp, loc: Locale) -> str:
         who = _who(e.player, e.hal, loc)
         old, new = D.number_of(e.card), D.number_of(e.tile)
         lines = [
@@ -556,8 +549,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         return "\n".join(lines)
 
     @reg(E.ResourcesReturned)
-    def _r(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.ResourcesReturned)
+    def _r(e: E.ResourcesReturned, loc: Locale) -> str:
         who = _who(e.player, e.hal, loc)
         return _t(
             loc,
@@ -566,8 +558,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.DeckRebuilt)
-    def _s(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.DeckRebuilt)
+    def _s(e: E.DeckRebuilt, loc: Locale) -> str:
         cards = ", ".join(e.pending_cards) or "-"
         return _t(
             loc,
@@ -578,8 +569,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.TileSupplyExhausted)
-    def _u(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.TileSupplyExhausted)
+    def _u(e: E.TileSupplyExhausted, loc: Locale) -> str:
         if e.first:
             return _t(
                 loc,
@@ -591,8 +581,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.ContributionMade)
-    def _v(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.ContributionMade)
+    def _v(e: E.ContributionMade, loc: Locale) -> str:
         return _t(
             loc,
             f"You set aside {e.tile} for the refill.",
@@ -600,8 +589,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.ContributionsRevealed)
-    def _w(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.ContributionsRevealed)
+    def _w(e: E.ContributionsRevealed, loc: Locale) -> str:
         parts = (
             "; ".join(f"{_who(p, False, loc)}: {', '.join(t)}" for p, t in e.tiles.items()) or "-"
         )
@@ -612,8 +600,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.EndTriggered)
-    def _x(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.EndTriggered)
+    def _x(e: E.EndTriggered, loc: Locale) -> str:
         return _t(
             loc,
             f"End of game triggered: {_REASON['en'][e.reason]}. The round is completed.",
@@ -621,8 +608,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.HalSkipped)
-    def _y(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.HalSkipped)
+    def _y(e: E.HalSkipped, loc: Locale) -> str:
         return _t(
             loc,
             f"Hal reveals {e.card} but does nothing: {_REASON['en'][e.reason]}.",
@@ -630,8 +616,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         )
 
     @reg(E.PlayerScored)
-    def _z(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.PlayerScored)
+    def _z(e: E.PlayerScored, loc: Locale) -> str:
         who = _who(e.player, e.hal, loc)
         lines = [
             _t(
@@ -666,8 +651,7 @@ def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
         return "\n".join(lines)
 
     @reg(E.GameEnded)
-    def _zz(e: BaseModel, loc: Locale) -> str:
-        assert isinstance(e, E.GameEnded)
+    def _zz(e: E.GameEnded, loc: Locale) -> str:
         if e.hal_won:
             return _t(loc, "Game over: Hal wins.", "Fin de la partida: gana Hal.")
         names = ", ".join(_who(p, False, loc) for p in e.winners)

@@ -134,7 +134,8 @@ def districts() -> Figure:
     for state in _game():
         if _selecting(state):
             last = state
-    assert last is not None
+    if last is None:
+        raise ValueError("the figure's game never reached a selection to show")
     return Figure(
         last,
         0,

@@ -318,7 +318,8 @@ def choose(view: GluckaufView, legal: list[Any], rng: random.Random) -> Any:
     if len(legal) == 1:
         return legal[0]
     seat = view.viewer if view.viewer is not None else view.active
-    assert seat is not None
+    if seat is None:
+        raise ValueError("the bot decides for a seat: its view names none and nobody is active")
     me = view.players[seat]
     phase = view.phase
     if phase == "draft":

@@ -66,11 +66,10 @@ def _positions() -> dict[str, tuple[str, Seat | None]]:
     while state.phase == "draft":
         state = _bot_step(state, rng)
     keep("first_turn", state, state.active)
-    # The starting player opens with the draw-5 of tiles (a legal choice: the stack is full).
+    # The starting player opens with the draw-5 of tiles (a legal choice: the stack is full;
+    # rules.apply would refuse it otherwise).
     seat = state.active
-    draw = PlaceWorker(space="FACT-DRAW")
-    assert draw in rules.legal_actions(state, seat)
-    state, _ = rules.apply(state, seat, draw)
+    state, _ = rules.apply(state, seat, PlaceWorker(space="FACT-DRAW"))
     keep("draw_tiles", state, seat)
     for _ in range(rules.max_length(PLAYERS)):
         if state.phase == "over":

@@ -62,7 +62,8 @@ class Knowledge:
 def read(view: LuzView) -> Knowledge:
     """Extract the bot's knowledge from its view."""
     me = view.viewer
-    assert me is not None
+    if me is None:
+        raise ValueError("the bot reads its own seat's view, not a spectator's")
     seen: set[Card] = set()
     others: dict[Seat, list[Card]] = {}
     own: dict[int, str] = {}

@@ -41,9 +41,13 @@ def card_colour(card: Card) -> Colour:
     >>> card_colour("P12")
     'P'
     """
-    colour = card[0]
-    assert colour in COLOUR_INDEX, card
-    return colour  # type: ignore[return-value]
+    colour = _COLOUR_OF.get(card[0])
+    if colour is None:
+        raise ValueError(f"{card!r} is not a Luz card: no colour {card[0]!r} (§2)")
+    return colour
+
+
+_COLOUR_OF: Final[dict[str, Colour]] = {c: c for c in COLOURS}
 
 
 def card_value(card: Card) -> int:
@@ -68,3 +72,12 @@ def deck(n_players: int) -> list[Card]:
     """
     top = VALUES_BY_PLAYERS[n_players]
     return [f"{colour}{value}" for colour in COLOURS for value in range(1, top + 1)]
+
+
+def max_length(n_players: int) -> int:
+    """At most 4 x (N bets + 10N plays + N sort choices) actions in a game (§7).
+
+    >>> max_length(3)
+    144
+    """
+    return DEALS * (n_players + TRICKS_PER_DEAL * n_players + n_players)

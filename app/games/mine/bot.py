@@ -29,6 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from app.games.base import Seat
 from app.games.mine.actions import DiscardCard, PassTurn, PlaceCard
 from app.games.mine.data import (
     ATK,
@@ -105,9 +106,10 @@ def _card_keep_value(card: int, round_no: int) -> float:
 
 class _Evaluator:
     def __init__(self, view: MineView) -> None:
-        assert view.you is not None and view.hand is not None
+        if view.you is None or view.hand is None:
+            raise ValueError("the bot plans from its own director's view, with its hand")
         self.view = view
-        self.me = view.you
+        self.me: Seat = view.you
         self.my = view.directors[self.me]
         self.n = len(view.directors)
         self.round = view.round
@@ -155,9 +157,9 @@ class _Evaluator:
     def plan(self) -> _Plan:
         p = _Plan([], {}, [], [], [])
         for placed in self.my.placed:
-            card = placed.card
-            assert card is not None
-            self._add(p, card, placed.location, placed.victim)
+            if placed.card is None:
+                raise ValueError("the bot's own placed cards are face up to it (§5.2)")
+            self._add(p, placed.card, placed.location, placed.victim)
         return p
 
     @staticmethod
@@ -165,7 +167,8 @@ class _Evaluator:
         if location == "events":
             p.events.append(card)
         elif location == "shelter":
-            assert victim is not None
+            if victim is None:
+                raise ValueError(f"card {card} in the shelter names no victim (§5.5)")
             p.raids.setdefault(victim, []).append(card)
         elif location == "watchtower":
             p.watch.append(card)
@@ -283,18 +286,19 @@ def _choose_discard(view: MineView, legal: list[Any]) -> Any:
     )
 
 
-def _can_still_react(view: MineView) -> bool:
+def _can_still_react(view: MineView, me: Seat) -> bool:
     """Whether placing now (rather than passing) keeps a later placement to answer with.
 
     A pass is final (§5.2): a director still in the round can guard against a raid shown
     after its turn, a passed one cannot. That option is worth something while it has coal to
     guard, an opponent is still placing and this placement is not its last of the round.
     """
-    assert view.you is not None
-    me = view.directors[view.you]
-    others_placing = any(not d.done for d in view.directors if d.director != view.you)
+    mine = view.directors[me]
+    others_placing = any(not d.done for d in view.directors if d.director != me)
     return (
-        me.stock >= STAY_IN_MIN_STOCK and others_placing and me.placed_count + 1 < view.max_placed
+        mine.stock >= STAY_IN_MIN_STOCK
+        and others_placing
+        and mine.placed_count + 1 < view.max_placed
     )
 
 
@@ -311,7 +315,7 @@ def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
     hand_size = len(view.hand)
     base = ev.value(base_plan, hand_size)
     best: Any = None
-    best_gain = PASS_MARGIN - (STAY_IN if _can_still_react(view) else 0.0)
+    best_gain = PASS_MARGIN - (STAY_IN if _can_still_react(view, ev.me) else 0.0)
     for action in legal:
         if not isinstance(action, PlaceCard):
             continue

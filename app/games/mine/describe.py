@@ -74,7 +74,7 @@ def describe(item: BaseModel, locale: Locale = "en") -> str:
     return _event(item, es, locale)
 
 
-def _action(item: BaseModel, es: bool, locale: Locale) -> str:
+def _action(item: PlaceCard | PassTurn | DiscardCard, es: bool, locale: Locale) -> str:
     if isinstance(item, PlaceCard):
         where = _loc(item.location, locale)
         c = card_name(item.card, locale)
@@ -90,7 +90,6 @@ def _action(item: BaseModel, es: bool, locale: Locale) -> str:
             if es
             else "pass (place no more cards this round)"
         )
-    assert isinstance(item, DiscardCard)
     c = card_name(item.card, locale)
     return f"descarta {c}" if es else f"discard {c}"
 

@@ -368,14 +368,34 @@ class Engine(Protocol):
 # --------------------------------------------------------------------------- the one adapter
 
 BotPolicy: TypeAlias = Callable[[ViewT, list[Any], random.Random], Any]
+
+OptionsT_contra = TypeVar("OptionsT_contra", bound=BaseModel, contravariant=True)
+
+
+class Rules(Protocol[StateT, OptionsT_contra, ActionT]):
+    """A game's ``rules`` module: the pure functions of its play, over its own models."""
+
+    def validate_options(self, options: OptionsT_contra, n_players: int, /) -> object: ...
+    def start(
+        self, n_players: int, seed: int, options: OptionsT_contra, /
+    ) -> tuple[StateT, list[Event]]: ...
+    def to_act(self, state: StateT, /) -> frozenset[Seat]: ...
+    def legal_actions(self, state: StateT, seat: Seat, /) -> Sequence[ActionT]: ...
+    def apply(
+        self, state: StateT, seat: Seat, action: ActionT, /
+    ) -> tuple[StateT, list[Event]]: ...
+    def result(self, state: StateT, /) -> Result | None: ...
+
+
 """A bot level's policy: one of the legal actions, decided from the seat's view only."""
 
 
 class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
     """The one object that makes a game's pure functions an :class:`Engine`.
 
-    A game declares its parts (its models, and the functions of its ``rules``, ``view``,
-    ``bot``, ``describe`` and ``undo`` modules) and this class guards the public calls
+    A game declares its parts (its models, its ``rules`` module, which satisfies
+    :class:`Rules`, and the functions of its ``view``, ``bot``, ``describe`` and ``undo``
+    modules) and this class guards the public calls
     once for every game, as OpenSpiel's base class checks a call before the game's hook
     runs: a state, options or view of another model is a programming error and raises
     ``TypeError`` naming the model expected; an action that is none of the game's action
@@ -395,13 +415,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         view_model: type[ViewT],
         figures: Mapping[str, Callable[[], Figure]],
         max_length: Callable[[int], int],
-        validate_options: Callable[[OptionsT, int], object],
-        start: Callable[[int, int, OptionsT], tuple[StateT, list[Event]]],
-        to_act: Callable[[StateT], frozenset[Seat]],
-        legal_actions: Callable[[StateT, Seat], Sequence[ActionT]],
-        apply: Callable[[StateT, Seat, ActionT], tuple[StateT, list[Event]]],
+        rules: Rules[StateT, OptionsT, ActionT],
         view: Callable[[StateT, Seat | None], ViewT],
-        result: Callable[[StateT], Result | None],
         bots: Mapping[str, BotPolicy[ViewT]],
         describe: Callable[[BaseModel, Locale], str],
         undoable: Callable[[StateT, Seat, ActionT], bool],
@@ -437,13 +452,13 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._action_models: tuple[type[ActionT], ...] = union_models(action)
         self._action_adapter: TypeAdapter[ActionT] = TypeAdapter(action)
         self._max_length = max_length
-        self._validate_options = validate_options
-        self._start = start
-        self._to_act = to_act
-        self._legal_actions = legal_actions
-        self._apply = apply
+        self._validate_options = rules.validate_options
+        self._start = rules.start
+        self._to_act = rules.to_act
+        self._legal_actions = rules.legal_actions
+        self._apply = rules.apply
         self._view = view
-        self._result = result
+        self._result = rules.result
         self._bots = bots
         self._describe = describe
         self._undoable = undoable

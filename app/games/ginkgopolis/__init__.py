@@ -29,16 +29,11 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     view_model=GinkgopolisView,
     figures=FIGURES,
     max_length=rules.max_length,
-    validate_options=rules.validate_options,
-    start=rules.start,
+    rules=rules,
     # rules.start checks only the player count: a solo table stored before its options
     # were refused must still replay, and solo those options do nothing.
     check_options_at_start=False,
-    to_act=rules.to_act,
-    legal_actions=rules.legal_actions,
-    apply=rules.apply,
     view=view,
-    result=rules.result,
     bots={"normal": bot.choose},
     describe=describe,
     undoable=undoable,

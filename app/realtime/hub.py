@@ -204,18 +204,31 @@ class Connection:
         seat = snap.seat_of(self.player_id)
         await service.check_undo(snap, seat)
         events = await service.events_since(snap, since, seat) if since or seen else []
-        if events and self.lang:
-            events = service.with_text(snap, events, self.lang)
-        frame: dict[str, Any] = {
-            "type": "state",
-            **self.encode(snap, service.picture(snap, seat, events=events or [], lang=self.lang)),
-        }
+        frame = self.state_frame(
+            service, snap, service.picture(snap, seat, events=events or []), ref
+        )
         if events is None:
             frame["events_complete"] = False
-        if ref is not None:
-            frame["ref"] = ref
         self.last_version = max(self.last_version, snap.version)
         await self.send(frame)
+
+    def state_frame(
+        self, service: TableService, snap: Any, picture: dict[str, Any], ref: Any = None
+    ) -> dict[str, Any]:
+        """The one place a state frame is made, whether it follows a change or answers this
+        socket's own action: the picture's events and result read in the socket's language,
+        the view as a patch in delta mode, and ``ref``, the frame it answers."""
+        if self.lang:
+            picture = {
+                **picture,
+                "result": service.with_result_text(snap.engine, picture.get("result"), self.lang),
+            }
+            if picture.get("events"):
+                picture["events"] = service.with_text(snap, picture["events"], self.lang)
+        frame: dict[str, Any] = {"type": "state", **self.encode(snap, picture)}
+        if ref is not None:
+            frame["ref"] = ref
+        return frame
 
     def request_update(self, service: TableService, version: int) -> None:
         self._target = max(self._target, version)

@@ -413,12 +413,7 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
             if picture["version"] >= conn.last_version:
                 conn.last_version = max(conn.last_version, picture["version"])
                 snap = await service.snapshot(conn.table_id, fresh=False)
-                if conn.lang and picture.get("events"):
-                    picture["events"] = service.with_text(snap, picture["events"], conn.lang)
-                picture["result"] = service.with_result_text(
-                    snap.engine, picture.get("result"), conn.lang
-                )
-                await conn.send({"type": "state", **conn.encode(snap, picture), "ref": frame.id})
+                await conn.send(conn.state_frame(service, snap, picture, frame.id))
             else:
                 await conn.send_state(service, since=picture["version"], ref=frame.id)
     except errors.AppError as exc:

@@ -358,25 +358,24 @@ def legal_actions(state: LuzState, seat: Seat) -> list[ChooseHighEnd | PlaceBet 
 
     The actions of the phase that :func:`action_problem` accepts. For a seat to act and an
     action of the current phase its checks before the rule of the action all pass (a seat to
-    act is a seat of the table, and has neither chosen its high end nor bet yet), so only that
-    rule is asked here, for each action of the phase.
+    act is a seat of the table, and has neither chosen its high end nor bet yet), which
+    leaves that rule: any side; every bet of 0 to 10 tricks (``_BETS``, as
+    :func:`_bet_problem` allows); a card still in hand that follows (:func:`legal_slots`).
     """
     if seat not in to_act(state):
         return []
     if state.phase == "choosing_high_end":
         return list(_SIDES)
     if state.phase == "betting":
-        return [bet for bet in _BETS if _bet_problem(bet) is None]
-    hand = state.hands[seat]
-    led = _led_colour(state, hand)
-    return [_PLAYS[i] for i in range(len(hand)) if _play_problem(hand, i, led) is None]
+        return list(_BETS)
+    return [_PLAYS[i] for i in legal_slots(state, seat)]
 
 
 def legal_slots(state: LuzState, seat: Seat) -> list[int]:
     """Slots ``seat`` may play now, by colour only (§5.6); assumes it is the seat's turn."""
     hand = state.hands[seat]
-    led = _led_colour(state, hand)
-    return [i for i in range(len(hand)) if _play_problem(hand, i, led) is None]
+    follow = _colour_to_follow(state, hand)
+    return [i for i, card in enumerate(hand) if card is not None and _follows(card, follow)]
 
 
 # --------------------------------------------------------------------------- legality
@@ -449,7 +448,7 @@ def action_problem(state: LuzState, seat: Seat, action: Any) -> RulesError | Non
         return _bet_problem(act)
     if isinstance(act, PlayCard):
         hand = state.hands[seat]
-        return _play_problem(hand, act.slot, _led_colour(state, hand))
+        return _play_problem(hand, act.slot, _colour_to_follow(state, hand))
     return None
 
 
@@ -464,7 +463,7 @@ def _bet_problem(bet: PlaceBet) -> IllegalAction | None:
     return None
 
 
-def _led_colour(state: LuzState, hand: list[Card | None]) -> str | None:
+def _colour_to_follow(state: LuzState, hand: list[Card | None]) -> str | None:
     """The colour a play must follow (§5.6): the led colour while the hand holds one, else
     None (leading, or nothing of the led colour left)."""
     if state.trick:
@@ -474,11 +473,16 @@ def _led_colour(state: LuzState, hand: list[Card | None]) -> str | None:
     return None
 
 
+def _follows(card: Card, colour: str | None) -> bool:
+    """Whether ``card`` may be played when the hand must follow ``colour`` (None: any card)."""
+    return colour is None or card[0] == colour
+
+
 def _play_problem(
     hand: list[Card | None], slot: int, must_follow: str | None
 ) -> IllegalAction | None:
     """Why the card in ``slot`` cannot be played (§5.6), given the colour the hand must
-    follow (:func:`_led_colour`); the messages name colours only (§6)."""
+    follow (:func:`_colour_to_follow`); the messages name colours only (§6)."""
     if not 0 <= slot < len(hand):
         return IllegalAction(
             f"cannot play slot {slot}: hand slots are 0 to {len(hand) - 1} (§5.4)", "luz.no_slot"
@@ -489,7 +493,7 @@ def _play_problem(
             f"cannot play slot {slot}: that card was already played this deal (§5.6)",
             "luz.played",
         )
-    if must_follow is not None and card[0] != must_follow:
+    if must_follow is not None and not _follows(card, must_follow):
         led_name = colour_name(must_follow)
         return IllegalAction(
             f"cannot play slot {slot} ({colour_name(card[0])}): you hold a {led_name} card, "

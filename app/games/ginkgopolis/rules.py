@@ -29,6 +29,7 @@ from app.games.base import (
     Refusal,
     Result,
     Rng,
+    RulesError,
     Seat,
     rank_by_score,
 )
@@ -891,7 +892,8 @@ def _resolve(s: GinkgopolisState, p: int, ev: list[Event]) -> None:
     """Reveal and resolve one player's selection (§6.2, §7)."""
     pl = s.players[p]
     sel = pl.selection
-    assert sel is not None
+    if sel is None:
+        raise RuntimeError(f"player {p} has no selection to resolve: every seat selects first")
     pl.revealed = True
     card, tile = sel.card, sel.tile
     if tile is not None and selection_problem_at_resolution(s, p, card, tile) is not None:
@@ -1076,7 +1078,8 @@ def _cover(
 def _build_up(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]) -> None:
     """§7.3."""
     found = building_of(s, card)
-    assert found is not None
+    if found is None:
+        raise RuntimeError(f"card {card} designates no building: _resolve checked it")
     _cover(s, p, found[0], card, tile, True, ev)
     _push(
         s,
@@ -1391,7 +1394,13 @@ def _select(card: str, tile: str | None) -> Select:
 
 
 def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
-    """Every legal action of ``seat`` now, in the order of §19c."""
+    """Every legal action of ``seat`` now, in the order of §19c.
+
+    Exactly the actions :func:`action_problem` accepts, listed straight from the rules it
+    checks (a selection by the prices of :func:`selection_problem`, worked out once per
+    building) rather than by asking it about every card and tile;
+    tests/unit/games/test_validation_shape.py holds the two to each other.
+    """
     if seat not in to_act(s):
         return []
     pl = s.players[seat]
@@ -1403,8 +1412,7 @@ def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
         return list(selection_actions(s, seat))
     if s.phase == "contribute":
         return [*(_listed(Contribute, tile=t) for t in pl.tiles), _listed(ContributeDone)]
-    d = s.decision
-    assert d is not None
+    d = _pending(s)
     if d.kind == "take":
         return [_listed(Take, item=i) for i in d.items]
     return [_listed(MoveToken, cell=c) for c in d.candidates]
@@ -1505,54 +1513,138 @@ def _choice_copy(s: GinkgopolisState, seat: Seat) -> GinkgopolisState:
     return copy
 
 
-def apply(
-    s0: GinkgopolisState, seat: Seat, action: ActionModel
-) -> tuple[GinkgopolisState, list[Event]]:
-    """Apply one action to a copy of the state; raise a RulesError naming the rule if illegal."""
-    if s0.phase == "over":
-        raise GameOver("the game is over (§12)")
-    if seat not in to_act(s0):
-        raise NotYourTurn(f"seat {seat} has no decision to take now (phase {s0.phase}, §19c)")
-    phase = s0.phase
-    if phase not in SIMULTANEOUS:
-        s = clone(s0)
-        ev: list[Event] = []
-        _apply_decision(s, seat, action, ev)
-        _run(s, ev)
-        return s, ev
-    s = _choice_copy(s0, seat)
-    ev = []
+def _pending(s: GinkgopolisState) -> Decision:
+    """The decision the resolution waits for: there is one whenever :func:`to_act` names a
+    seat outside the simultaneous steps."""
+    if s.decision is None:
+        raise RuntimeError(f"no decision is pending in phase {s.phase}")
+    return s.decision
+
+
+def action_problem(s: GinkgopolisState, seat: Seat, action: ActionModel) -> RulesError | None:
+    """Why ``seat`` may not take ``action`` now, as the error :func:`apply` raises; None if
+    it may. The one legality check of Ginkgopolis: :func:`legal_actions` lists what it
+    accepts."""
+    if s.phase == "over":
+        return GameOver("the game is over (§12)")
+    if seat not in to_act(s):
+        return NotYourTurn(f"seat {seat} has no decision to take now (phase {s.phase}, §19c)")
     pl = s.players[seat]
-    if phase == "draft":
-        _pick_character(s, seat, action, ev)
-        if not to_act(s):
-            s = clone(s)
-            _pass_draft_piles(s, ev)
-    elif phase == "new_hand":
-        if not isinstance(action, (KeepHand, NewHand)):
-            raise IllegalAction(
+    if s.phase == "draft":
+        if not isinstance(action, DraftPick):
+            return IllegalAction(
+                f"cannot {action.type} now: pick a character from your draft pile (§16.2)",
+                "ginkgopolis.phase_draft",
+            )
+        if action.character not in pl.draft_pile:
+            return IllegalAction(
+                f"cannot draft {action.character}: it is not in the pile you hold (§16.2)",
+                "ginkgopolis.not_in_pile",
+            )
+        return None
+    if s.phase == "new_hand":
+        if not isinstance(action, KeepHand | NewHand):
+            return IllegalAction(
                 f"cannot {action.type} now: first declare keep_hand or new_hand (§6.1.0)",
                 "ginkgopolis.phase_new_hand",
             )
+        return None
+    if s.phase == "select":
+        if not isinstance(action, Select):
+            return IllegalAction(
+                f"cannot {action.type} now: select a card and optionally a tile (§6.1.1)",
+                "ginkgopolis.phase_select",
+            )
+        problem = selection_problem(s, seat, action.card, action.tile)
+        if problem is not None:
+            return IllegalAction(
+                f"cannot select {action.card}{' + ' + action.tile if action.tile else ''}: {problem}",
+                problem.reason,
+                **problem.params,
+            )
+        return None
+    if s.phase == "contribute":
+        if isinstance(action, Contribute):
+            if action.tile not in pl.tiles:
+                return IllegalAction(
+                    f"cannot contribute {action.tile}: it is not behind your screen (§10)",
+                    "ginkgopolis.tile_not_held",
+                )
+            return None
+        if isinstance(action, ContributeDone):
+            return None
+        return IllegalAction(
+            f"cannot {action.type} now: contribute tiles to the refill or finish (§10)",
+            "ginkgopolis.phase_contribute",
+        )
+    d = _pending(s)
+    if d.kind == "take":
+        if not isinstance(action, Take):
+            return IllegalAction(
+                f"cannot {action.type} now: choose the item of your {d.card} exploit (§7.1)",
+                "ginkgopolis.phase_take",
+            )
+        if action.item not in d.items:
+            return IllegalAction(
+                f"cannot take a {action.item}: its supply is empty (§7.1, D15)",
+                "ginkgopolis.supply_empty",
+            )
+        return None
+    if not isinstance(action, MoveToken):
+        return IllegalAction(
+            f"cannot {action.type} now: move token {d.letter} (§7.2 step 5)",
+            "ginkgopolis.phase_move_token",
+            letter=d.letter,
+        )
+    cell = (action.cell[0], action.cell[1])
+    if cell not in d.candidates:
+        return IllegalAction(
+            f"cannot move token {d.letter} to {list(cell)}: the candidates are "
+            f"{[list(c) for c in d.candidates]} (§7.2 step 5, D2, D3)",
+            "ginkgopolis.token_cell",
+            letter=d.letter,
+        )
+    return None
+
+
+def apply(
+    s0: GinkgopolisState, seat: Seat, action: ActionModel
+) -> tuple[GinkgopolisState, list[Event]]:
+    """Apply one action to a copy of the state; raise what :func:`action_problem` finds (a
+    RulesError naming the rule) if it is illegal.
+
+    Once it is legal, the type of the action says the step: each belongs to one.
+    """
+    problem = action_problem(s0, seat, action)
+    if problem is not None:
+        raise problem
+    ev: list[Event] = []
+    if isinstance(action, Take | MoveToken):
+        s = clone(s0)
+        _apply_decision(s, action, ev)
+        _run(s, ev)
+        return s, ev
+    s = _choice_copy(s0, seat)
+    pl = s.players[seat]
+    if isinstance(action, DraftPick):
+        pl.draft_pile.remove(action.character)
+        pl.draft_kept.append(action.character)
+        pl.draft_picked = True
+        ev.append(
+            DraftPicked(player=seat, character=action.character, visible_to=frozenset({seat}))
+        )
+        ev.append(ChoiceCommitted(player=seat, step="draft"))
+        if not to_act(s):
+            s = clone(s)
+            _pass_draft_piles(s, ev)
+    elif isinstance(action, KeepHand | NewHand):
         pl.new_hand = isinstance(action, NewHand)
         ev.append(NewHandChosen(player=seat, use=pl.new_hand, visible_to=frozenset({seat})))
         ev.append(ChoiceCommitted(player=seat, step="new_hand"))
         if not to_act(s):
             s = clone(s)
             _process_new_hands(s, ev)
-    elif phase == "select":
-        if not isinstance(action, Select):
-            raise IllegalAction(
-                f"cannot {action.type} now: select a card and optionally a tile (§6.1.1)",
-                "ginkgopolis.phase_select",
-            )
-        problem = selection_problem(s, seat, action.card, action.tile)
-        if problem is not None:
-            raise IllegalAction(
-                f"cannot select {action.card}{' + ' + action.tile if action.tile else ''}: {problem}",
-                problem.reason,
-                **problem.params,
-            )
+    elif isinstance(action, Select):
         pl.selection = Selection(card=action.card, tile=action.tile)
         pl.hand.remove(action.card)
         if action.tile is not None:
@@ -1569,25 +1661,15 @@ def apply(
             s = clone(s)
             _begin_resolution(s)
             _run(s, ev)
-    else:  # contribute
+    else:  # a refill contribution
         if isinstance(action, Contribute):
-            if action.tile not in pl.tiles:
-                raise IllegalAction(
-                    f"cannot contribute {action.tile}: it is not behind your screen (§10)",
-                    "ginkgopolis.tile_not_held",
-                )
             pl.tiles.remove(action.tile)
             pl.set_aside.append(action.tile)
             ev.append(ContributionMade(player=seat, tile=action.tile, visible_to=frozenset({seat})))
             if not pl.tiles:
                 pl.contribution_done = True
-        elif isinstance(action, ContributeDone):
-            pl.contribution_done = True
         else:
-            raise IllegalAction(
-                f"cannot {action.type} now: contribute tiles to the refill or finish (§10)",
-                "ginkgopolis.phase_contribute",
-            )
+            pl.contribution_done = True
         if pl.contribution_done:
             ev.append(ChoiceCommitted(player=seat, step="contribute"))
         if not to_act(s):
@@ -1595,25 +1677,6 @@ def apply(
             _finish_contributions(s, ev)
             _run(s, ev)
     return s, ev
-
-
-def _pick_character(s: GinkgopolisState, seat: Seat, action: ActionModel, ev: list[Event]) -> None:
-    pl = s.players[seat]
-    if not isinstance(action, DraftPick):
-        raise IllegalAction(
-            f"cannot {action.type} now: pick a character from your draft pile (§16.2)",
-            "ginkgopolis.phase_draft",
-        )
-    if action.character not in pl.draft_pile:
-        raise IllegalAction(
-            f"cannot draft {action.character}: it is not in the pile you hold (§16.2)",
-            "ginkgopolis.not_in_pile",
-        )
-    pl.draft_pile.remove(action.character)
-    pl.draft_kept.append(action.character)
-    pl.draft_picked = True
-    ev.append(DraftPicked(player=seat, character=action.character, visible_to=frozenset({seat})))
-    ev.append(ChoiceCommitted(player=seat, step="draft"))
 
 
 def _pass_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -1635,40 +1698,14 @@ def _pass_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
     _finish_setup(s, ev)
 
 
-def _apply_decision(s: GinkgopolisState, seat: Seat, action: ActionModel, ev: list[Event]) -> None:
-    d = s.decision
-    assert d is not None
-    if d.kind == "take":
-        if not isinstance(action, Take):
-            raise IllegalAction(
-                f"cannot {action.type} now: choose the item of your {d.card} exploit (§7.1)",
-                "ginkgopolis.phase_take",
-            )
-        if action.item not in d.items:
-            raise IllegalAction(
-                f"cannot take a {action.item}: its supply is empty (§7.1, D15)",
-                "ginkgopolis.supply_empty",
-            )
-        s.decision = None
+def _apply_decision(s: GinkgopolisState, action: Take | MoveToken, ev: list[Event]) -> None:
+    d = _pending(s)
+    s.decision = None
+    if isinstance(action, Take):
         colour = "R" if action.item == "resource" else "B"
         _push(s, [Step(kind="gain", player=d.player, colour=colour, amount=1, reason=d.card)])
         return
-    if not isinstance(action, MoveToken):
-        raise IllegalAction(
-            f"cannot {action.type} now: move token {d.letter} (§7.2 step 5)",
-            "ginkgopolis.phase_move_token",
-            letter=d.letter,
-        )
-    cell = (action.cell[0], action.cell[1])
-    if cell not in d.candidates:
-        raise IllegalAction(
-            f"cannot move token {d.letter} to {list(cell)}: the candidates are "
-            f"{[list(c) for c in d.candidates]} (§7.2 step 5, D2, D3)",
-            "ginkgopolis.token_cell",
-            letter=d.letter,
-        )
-    s.decision = None
-    _move_token(s, d.letter, cell, ev)
+    _move_token(s, d.letter, (action.cell[0], action.cell[1]), ev)
 
 
 def max_length(n_players: int) -> int:

@@ -6,9 +6,8 @@ placement followed by zero or more sub-decisions (substitute coal, draw-5 keep /
 end / return, mining steps); everything else (delivery, money, orders, refill,
 shift end, scorings, new starting player, final scoring) runs inside ``apply``.
 
-Legality has one source of truth, :func:`legal_actions`; ``apply`` accepts an
-action only if it is listed there and otherwise asks :func:`explain_illegal`
-for a message naming the rule.
+Legality has one source of truth, :func:`action_problem`: ``apply`` raises what it
+finds, and :func:`legal_actions` lists exactly the actions it accepts.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from app.games.base import (
     Refusal,
     Result,
     Rng,
+    RulesError,
     Seat,
     rank_by_score,
 )
@@ -441,7 +441,13 @@ _STOP_MINING = StopMining()
 
 
 def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
-    """Every action ``seat`` may take now, in the order of §11a; empty if not to act."""
+    """Every action ``seat`` may take now, in the order of §11a; empty if not to act.
+
+    Exactly the actions :func:`action_problem` accepts, listed straight from the rules it
+    checks (a placement by the same :func:`space_requirement`) rather than by asking it about
+    every action of the phase; tests/unit/games/test_validation_shape.py holds the two to
+    each other.
+    """
     if state.phase == "over" or seat != state.active:
         return []
     phase = state.phase
@@ -458,11 +464,11 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
     if phase == "choose_coal":
         return [_CHOOSE_COAL[c] for c in COLOURS if state.coal[c] > 0]
     if phase == "keep":
-        assert state.draw is not None
-        if state.draw.kind == "tile":
-            items = [t for t in sorted(state.draw.drawn) if TILES[t].cost <= p.money]
+        d = _under_way(state.draw, "the draw-5")
+        if d.kind == "tile":
+            items = [t for t in sorted(d.drawn) if TILES[t].cost <= p.money]
         else:
-            items = sorted(state.draw.drawn)
+            items = sorted(d.drawn)
         out: list[AnyAction] = [_KEEP_ITEM[i] for i in items]
         out.append(_KEEP_NOTHING)
         return out
@@ -476,17 +482,14 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
             outs.extend(_ADD_CUBE["cage", c] for c in COLOURS if c in p.cage)
         outs.extend(_ADD_CUBE["storage", c] for c in COLOURS if c in p.storage)
         return outs
-    assert phase == "mining" and state.mining is not None
-    return _mining_actions(state, p)
+    return _mining_actions(_under_way(state.mining, "the mining action"), p)
 
 
-def _mining_actions(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
-    assert state.mining is not None
+def _mining_actions(m: MiningState, p: PlayerState) -> list[AnyAction]:
     level = p.cage_level
     out: list[AnyAction] = _cage_moves(p)
     out.extend(_cube_loads(p))
-    reachable = len(p.storage) + (len(p.cage) if level == 0 else 0)
-    two_for_one = state.mining.budget >= 2 and reachable >= 2
+    two_for_one = _two_for_one_possible(m, p)
     if not (p.cage or p.storage or two_for_one):
         # Nothing to put on an order: only moves, loads and stop.
         out.append(_STOP_MINING)
@@ -521,38 +524,26 @@ def _cube_loads(p: PlayerState) -> list[AnyAction]:
     return [_LOAD_CUBE[c] for c in COLOURS if c in present]
 
 
-def is_listed(state: GluckaufState, seat: Seat, action: AnyAction) -> bool:
-    """Whether ``action`` is in ``legal_actions(state, seat)``: the answer, found faster.
+def _two_for_one_possible(m: MiningState, p: PlayerState) -> bool:
+    """A two-for-one needs 2 steps left and 2 cubes within reach: those in storage, and those
+    in the cage while it is at the surface (§7.3)."""
+    reachable = len(p.storage) + (len(p.cage) if p.cage_level == 0 else 0)
+    return m.budget >= 2 and reachable >= 2
 
-    An action can only equal a listed action of its own type, so only those need listing. A
-    placement is listed exactly when its space has no requirement left unmet: only that space
-    is checked instead of every open one. The commonest mining steps (moving the cage, loading,
-    stopping) have lists of their own; for anything else the whole list is made. The action is
-    first looked for by identity (bots and the benchmark pass an action of the list itself),
-    which spares comparing models field by field, and only then by equality.
-    """
-    listed: list[AnyAction]
-    if seat != state.active:
-        listed = legal_actions(state, seat)
-    elif state.phase == "place" and isinstance(action, PlaceWorker):
-        placement = _PLACE_WORKER.get(action.space)
-        if action is not placement and action != placement:
-            return False
-        return space_requirement(state, seat, action.space) is None
-    elif state.phase == "mining" and isinstance(action, MoveCage):
-        listed = _cage_moves(state.players[seat])
-    elif state.phase == "mining" and isinstance(action, LoadCube):
-        listed = _cube_loads(state.players[seat])
-    elif state.phase == "mining" and isinstance(action, StopMining):
-        listed = [_STOP_MINING]
-    else:
-        listed = legal_actions(state, seat)
-    return any(x is action for x in listed) or action in listed
+
+T = TypeVar("T")
+
+
+def _under_way(part: T | None, what: str) -> T:
+    """The part of a turn under way (a draw-5, a shortage, a mining action, ...) that the
+    phase says is there; ``what`` names it should the state ever lack it."""
+    if part is None:
+        raise RuntimeError(f"{what} is missing from the state although the phase needs it")
+    return part
 
 
 def _unplaced(state: GluckaufState) -> list[int]:
-    d = state.draw
-    assert d is not None
+    d = _under_way(state.draw, "the draw-5")
     return sorted(i for i in d.drawn if i != d.kept and i not in d.placed)
 
 
@@ -563,21 +554,11 @@ _ACTION_TYPES: tuple[type, ...] = get_args(get_args(GluckaufAction)[0])
 
 
 def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[GluckaufState, list[Event]]:
-    """Return the next state and the events; raise a RulesError naming the rule if illegal."""
-    if not isinstance(action, _ACTION_TYPES):
-        raise IllegalAction(
-            f"cannot apply {action!r}: it is not a Glück Auf action (§11a)",
-            "gluckauf.not_an_action",
-        )
-    if state.phase == "over":
-        raise GameOver(f"the game is over; {action.type} is not accepted (§9)")
-    if seat != state.active:
-        who = "draft" if state.phase == "draft" else "play"
-        raise NotYourTurn(
-            f"seat {seat} cannot {action.type}: it is seat {state.active}'s turn to {who} (§5)"
-        )
-    if not is_listed(state, seat, action):
-        raise IllegalAction(explain_illegal(state, seat, action))
+    """Return the next state and the events; raise what :func:`action_problem` finds (a
+    RulesError naming the rule) if the action is illegal."""
+    problem = action_problem(state, seat, action)
+    if problem is not None:
+        raise problem
     s = _working_copy(state, seat, action)
     events: list[Event] = []
     _dispatch(s, seat, action, events)
@@ -688,12 +669,10 @@ def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Even
     elif isinstance(action, KeepItem):
         _keep(s, seat, action.item, events)
     elif isinstance(action, ChooseEnd):
-        assert s.draw is not None
-        s.draw.end = action.end
+        _under_way(s.draw, "the draw-5").end = action.end
         _after_end(s, seat, events)
     elif isinstance(action, ReturnItem):
-        assert s.draw is not None
-        s.draw.placed.append(action.item)
+        _under_way(s.draw, "the draw-5").placed.append(action.item)
         _after_end(s, seat, events)
     else:
         _mine_step(s, seat, action, events)
@@ -760,8 +739,7 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
         )
     sp = SPACE_BY_ID[space]
     if space in TILE_SPACES:
-        tile = s.factory[space]
-        assert tile is not None
+        tile = _under_way(s.factory[space], f"the tile on {space}")
         s.factory[space] = None
         if _buy_tile(s, seat, tile, "end_turn", events):
             _end_turn(s, events)
@@ -781,16 +759,14 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
         s.phase = "mining"
         events.append(ev.MiningStarted(seat=seat, steps=sp.value))
     elif sp.group == "delivery":
-        assert sp.transport is not None
-        _deliver(s, seat, sp.transport, events)
+        _deliver(s, seat, _under_way(sp.transport, f"the transport of {space}"), events)
         _end_turn(s, events)
     elif sp.group in ("money", "bank"):
         p.money += sp.value
         events.append(ev.MoneyGained(seat=seat, amount=sp.value))
         _end_turn(s, events)
     else:
-        card = s.order_spaces[space]
-        assert card is not None
+        card = _under_way(s.order_spaces[space], f"the order card on {space}")
         s.order_spaces[space] = None
         p.orders.append(_new_outstanding(card))
         events.append(ev.OrderTaken(seat=seat, space=space, card=card))
@@ -830,8 +806,7 @@ def _buy_tile(
 
 def _resolve_shortage(s: GluckaufState, seat: Seat, events: list[Event]) -> bool:
     """Place forced substitutes; stop and ask when two or more colours remain (decision 29)."""
-    sh = s.shortage
-    assert sh is not None
+    sh = _under_way(s.shortage, "the supply shortage")
     owned = _own_tile(s.players[seat], sh.tile_index)
     while sh.carts:
         available = [c for c in COLOURS if s.coal[c] > 0]
@@ -849,8 +824,7 @@ def _resolve_shortage(s: GluckaufState, seat: Seat, events: list[Event]) -> bool
 
 
 def _choose_coal(s: GluckaufState, seat: Seat, colour: Colour, events: list[Event]) -> None:
-    sh = s.shortage
-    assert sh is not None
+    sh = _under_way(s.shortage, "the supply shortage")
     owned = _own_tile(s.players[seat], sh.tile_index)
     cart = sh.carts.pop(0)
     s.coal[colour] -= 1
@@ -889,8 +863,7 @@ def _deliver(s: GluckaufState, seat: Seat, transport: Transport, events: list[Ev
 
 
 def _keep(s: GluckaufState, seat: Seat, item: int | None, events: list[Event]) -> None:
-    d = s.draw
-    assert d is not None
+    d = _under_way(s.draw, "the draw-5")
     d.kept = item
     d.kept_chosen = True
     events.append(ev.ItemKept(seat=seat, kind=d.kind, item=item))
@@ -904,8 +877,7 @@ def _keep(s: GluckaufState, seat: Seat, item: int | None, events: list[Event]) -
 
 
 def _after_keep(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
-    d = s.draw
-    assert d is not None
+    d = _under_way(s.draw, "the draw-5")
     rest = [i for i in d.drawn if i != d.kept]
     pile = s.stack if d.kind == "tile" else s.deck
     if rest and pile:
@@ -919,8 +891,7 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
     if len(unplaced) >= 2:
         s.phase = "return"
         return
-    d = s.draw
-    assert d is not None
+    d = _under_way(s.draw, "the draw-5")
     d.placed.extend(unplaced)
     pile = s.stack if d.kind == "tile" else s.deck
     if d.placed:
@@ -946,8 +917,7 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
 
 
 def _mine_step(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
-    m = s.mining
-    assert m is not None
+    m = _under_way(s.mining, "the mining action")
     p = s.players[seat]
     if isinstance(action, StopMining):
         _end_mining(s, seat, events)
@@ -998,8 +968,9 @@ def _mine_step(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Eve
             ev.CubeAdded(seat=seat, source=action.source, colour=action.colour, steps_left=m.budget)
         )
         if len(m.tfo_cubes) == 2:
-            assert m.tfo_order is not None and m.tfo_colour is not None
-            _fill_spot(p, m.tfo_order, m.tfo_colour, list(m.tfo_cubes))
+            order = _under_way(m.tfo_order, "the order of the two-for-one")
+            spot_colour: Colour = _under_way(m.tfo_colour, "the colour of the two-for-one")
+            _fill_spot(p, order, spot_colour, list(m.tfo_cubes))
             m.tfo_order, m.tfo_colour, m.tfo_cubes = None, None, []
             s.phase = "mining"
     if m.budget == 0 and s.phase == "mining":
@@ -1023,7 +994,9 @@ def _take_from_cart(p: PlayerState, level: int, colour: Colour) -> None:
             if c == colour:
                 _own_tile(p, index).carts[i] = None
                 return
-    raise AssertionError("no cart to load from")  # legal_actions guarantees one
+    raise RuntimeError(
+        f"no cart on level {level} holds a {colour} cube: action_problem checks one does"
+    )
 
 
 def _fill_spot(p: PlayerState, card: int, colour: Colour, cubes: list[Colour]) -> None:
@@ -1034,12 +1007,11 @@ def _fill_spot(p: PlayerState, card: int, colour: Colour, cubes: list[Colour]) -
         if not filled and spots[i] == colour:
             order.spots[i] = cubes
             return
-    raise AssertionError("no empty spot")  # legal_actions guarantees one
+    raise RuntimeError(f"order {card} has no empty {colour} spot: action_problem checks it has")
 
 
 def _end_mining(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
-    m = s.mining
-    assert m is not None
+    m = _under_way(s.mining, "the mining action")
     events.append(ev.MiningEnded(seat=seat, steps_lost=m.budget))
     s.mining = None
     _end_turn(s, events)
@@ -1170,7 +1142,7 @@ def new_starting_player(s: GluckaufState) -> int:
         seat = (s.start_player + k) % n
         if seat in tied and seat != s.start_player:
             return seat
-    raise AssertionError("unreachable: a tie has two seats")
+    raise RuntimeError("a tie for the most factory workers names only the old starting player")
 
 
 def _end_shift(s: GluckaufState, events: list[Event]) -> None:
@@ -1245,8 +1217,7 @@ def final_scoring(s: GluckaufState, events: list[Event]) -> None:
     s.final = finals
     s.phase = "over"
     s.mining = None
-    res = result(s)
-    assert res is not None
+    res = _final_result(finals)
     s.tiebreak = res.tiebreak
     events.append(
         ev.GameEnded(
@@ -1263,8 +1234,13 @@ def result(state: GluckaufState) -> Result | None:
     """Final result (§9): VP, then leftover Marks; equal on both → shared place."""
     if state.phase != "over" or state.final is None:
         return None
-    scores = {seat: f.total for seat, f in enumerate(state.final)}
-    keys: dict[int, tuple[int, ...]] = {seat: (f.money_left,) for seat, f in enumerate(state.final)}
+    return _final_result(state.final)
+
+
+def _final_result(final: list[FinalScore]) -> Result:
+    """The result of the final scores ``final`` of every seat (§9)."""
+    scores = {seat: f.total for seat, f in enumerate(final)}
+    keys: dict[int, tuple[int, ...]] = {seat: (f.money_left,) for seat, f in enumerate(final)}
     ranking, places = rank_by_score(scores, keys)
     return Result(
         scores=scores,
@@ -1272,7 +1248,7 @@ def result(state: GluckaufState) -> Result | None:
         places=places,
         tiebreak=tiebreak_text(scores, keys),
         details={
-            "final": {seat: f.model_dump() for seat, f in enumerate(state.final)},
+            "final": {seat: f.model_dump() for seat, f in enumerate(final)},
         },
     )
 
@@ -1299,7 +1275,7 @@ def tiebreak_text(scores: dict[int, int], keys: dict[int, tuple[int, ...]]) -> s
     return "; ".join(parts)
 
 
-# --------------------------------------------------------------------------- error messages
+# --------------------------------------------------------------------------- legality
 
 
 _PHASE_REASON: dict[str, str] = {
@@ -1312,34 +1288,25 @@ _PHASE_REASON: dict[str, str] = {
     "mining": "gluckauf.phase_mining",
     "two_for_one": "gluckauf.phase_two_for_one",
 }
-
-
-def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refusal:
-    """Say what was tried and which rule forbids it (called only for unlisted actions)."""
-    phase = state.phase
-    tried = f"cannot {action.type} {action.model_dump(exclude={'type'})}"
-
-    def refuse(why: str, reason: str, **params: Any) -> Refusal:
-        return Refusal(f"{tried}: {why}", reason, **params)
-
-    expected = {
-        "draft": "draft_order (§4 step 8)",
-        "place": "place_worker (§6)",
-        "choose_coal": "choose_coal for the supply shortage (§7.1 step 4)",
-        "keep": "keep_item (§7.2)",
-        "choose_end": "choose_end (§7.2 step 3)",
-        "return": "return_item (§7.2 step 3)",
-        "mining": "a mining step or stop_mining (§7.3)",
-        "two_for_one": "add_cube to finish the two-for-one (§7.3)",
-    }[phase]
-    phase_types = {
-        "draft": {"draft_order"},
-        "place": {"place_worker"},
-        "choose_coal": {"choose_coal"},
-        "keep": {"keep_item"},
-        "choose_end": {"choose_end"},
-        "return": {"return_item"},
-        "mining": {
+_EXPECTED: dict[str, str] = {
+    "draft": "draft_order (§4 step 8)",
+    "place": "place_worker (§6)",
+    "choose_coal": "choose_coal for the supply shortage (§7.1 step 4)",
+    "keep": "keep_item (§7.2)",
+    "choose_end": "choose_end (§7.2 step 3)",
+    "return": "return_item (§7.2 step 3)",
+    "mining": "a mining step or stop_mining (§7.3)",
+    "two_for_one": "add_cube to finish the two-for-one (§7.3)",
+}
+_PHASE_TYPES: dict[str, frozenset[str]] = {
+    "draft": frozenset({"draft_order"}),
+    "place": frozenset({"place_worker"}),
+    "choose_coal": frozenset({"choose_coal"}),
+    "keep": frozenset({"keep_item"}),
+    "choose_end": frozenset({"choose_end"}),
+    "return": frozenset({"return_item"}),
+    "mining": frozenset(
+        {
             "move_cage",
             "load_cube",
             "unload_cube",
@@ -1347,31 +1314,73 @@ def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refu
             "place_stored_cube",
             "start_two_for_one",
             "stop_mining",
-        },
-        "two_for_one": {"add_cube"},
-    }[phase]
-    if action.type not in phase_types:
-        return refuse(f"the current decision is {expected}", _PHASE_REASON[phase])
+        }
+    ),
+    "two_for_one": frozenset({"add_cube"}),
+}
+
+
+def action_problem(state: GluckaufState, seat: Seat, action: AnyAction) -> RulesError | None:
+    """Why ``seat`` may not take ``action`` now, as the error :func:`apply` raises; None if
+    it may. The one legality check of Glück Auf: :func:`legal_actions` lists what it accepts.
+    """
+    if not isinstance(action, _ACTION_TYPES):
+        return IllegalAction(
+            f"cannot apply {action!r}: it is not a Glück Auf action (§11a)",
+            "gluckauf.not_an_action",
+        )
+    if state.phase == "over":
+        return GameOver(f"the game is over; {action.type} is not accepted (§9)")
+    if seat != state.active:
+        who = "draft" if state.phase == "draft" else "play"
+        return NotYourTurn(
+            f"seat {seat} cannot {action.type}: it is seat {state.active}'s turn to {who} (§5)"
+        )
+    refusal = _rule_refusal(state, seat, action)
+    return None if refusal is None else IllegalAction(refusal)
+
+
+def _rule_refusal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refusal | None:
+    """What was tried and which rule forbids it, or None if the active ``seat`` may."""
+    phase = state.phase
+
+    def refuse(why: str, reason: str, **params: Any) -> Refusal:
+        tried = f"cannot {action.type} {action.model_dump(exclude={'type'})}"
+        return Refusal(f"{tried}: {why}", reason, **params)
+
+    if action.type not in _PHASE_TYPES[phase]:
+        return refuse(f"the current decision is {_EXPECTED[phase]}", _PHASE_REASON[phase])
     p = state.players[seat]
     if isinstance(action, DraftOrder):
+        if action.card in state.display:
+            return None
         return refuse(
             f"card {action.card} is not in the draft display (§4 step 8)", "gluckauf.not_in_display"
         )
     if isinstance(action, PlaceWorker):
         refusal = space_requirement(state, seat, action.space)
-        if refusal is None:
-            return refuse("the space cannot be chosen (§6.3)", "gluckauf.space_closed")
-        return refuse(refusal, refusal.reason, **refusal.params)
+        if refusal is not None:
+            return refuse(refusal, refusal.reason, **refusal.params)
+        # Only the game's own placement of that space, not a look-alike (a subclass).
+        placement = _PLACE_WORKER[action.space]
+        if action is placement or action == placement:
+            return None
+        return refuse("the space cannot be chosen (§6.3)", "gluckauf.space_closed")
     if isinstance(action, ChooseCoal):
+        if state.coal[action.colour] > 0:
+            return None
         return refuse(
             f"the supply has no {action.colour} cube (§7.1 step 4)", "gluckauf.no_such_coal"
         )
     if isinstance(action, KeepItem):
-        d = state.draw
-        assert d is not None
+        d = _under_way(state.draw, "the draw-5")
+        if action.item is None:
+            return None  # keeping nothing is always allowed (§7.2)
         if action.item not in d.drawn:
             return refuse(f"item {action.item} was not drawn (§7.2)", "gluckauf.not_drawn")
-        cost = TILES[action.item].cost if action.item is not None else 0
+        cost = TILES[action.item].cost if d.kind == "tile" else 0
+        if cost <= p.money:
+            return None
         return refuse(
             f"the tile costs {cost} Marks and you have {p.money} (§7.2 step 2)",
             "gluckauf.tile_cost",
@@ -1379,14 +1388,17 @@ def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refu
             money=p.money,
         )
     if isinstance(action, ChooseEnd):
+        if action.end in ("top", "bottom"):
+            return None
         return refuse("the end must be top or bottom (§7.2 step 3)", "gluckauf.end")
     if isinstance(action, ReturnItem):
+        if action.item in _unplaced(state):
+            return None
         return refuse(
             f"item {action.item} is not a drawn item still to be returned (§7.2 step 3)",
             "gluckauf.not_to_return",
         )
-    m = state.mining
-    assert m is not None
+    m = _under_way(state.mining, "the mining action")
     level = p.cage_level
     if isinstance(action, MoveCage):
         if action.level == level:
@@ -1395,6 +1407,8 @@ def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refu
                 "gluckauf.cage_there",
                 level=level,
             )
+        if 0 <= action.level < 5:
+            return None
         return refuse("levels are 0 (surface) to 4 (§7.3)", "gluckauf.no_level")
     if isinstance(action, LoadCube):
         if level == 0:
@@ -1408,6 +1422,8 @@ def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refu
                 "gluckauf.cage_full",
                 capacity=CAGE_CAPACITY,
             )
+        if action.colour in _carts_at_level(p, level):
+            return None
         return refuse(
             f"no minecart on level {level} holds a {action.colour} cube (§7.3)",
             "gluckauf.no_cube_on_level",
@@ -1422,23 +1438,31 @@ def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refu
             )
         if action.colour not in p.cage:
             return refuse(f"the cage holds no {action.colour} cube (§7.3)", "gluckauf.not_in_cage")
+        if isinstance(action, StoreCube):
+            return None
     if isinstance(action, PlaceStoredCube) and action.colour not in p.storage:
         return refuse(
             f"your storage holds no {action.colour} cube (§7.3)", "gluckauf.not_in_storage"
         )
     if isinstance(action, UnloadCube | PlaceStoredCube | StartTwoForOne):
-        if not any(o.card == action.order for o in p.orders):
+        order = next((o for o in p.orders if o.card == action.order), None)
+        if order is None:
             return refuse(
                 f"order {action.order} is not one of your outstanding orders (§7.3)",
                 "gluckauf.not_your_order",
             )
+        spot = action.colour in _empty_spot_colours(order)
         if isinstance(action, StartTwoForOne):
+            if spot and _two_for_one_possible(m, p):
+                return None
             return refuse(
                 f"a two-for-one needs an empty {action.colour} spot, 2 steps left "
                 f"(you have {m.budget}) and 2 reachable cubes (§7.3)",
                 "gluckauf.two_for_one",
                 steps=m.budget,
             )
+        if spot:
+            return None
         return refuse(
             f"order {action.order} has no empty {action.colour} spot (§7.3)",
             "gluckauf.no_spot",
@@ -1448,9 +1472,13 @@ def explain_illegal(state: GluckaufState, seat: Seat, action: AnyAction) -> Refu
             return refuse(
                 "cage cubes are reachable only at the surface (§7.3)", "gluckauf.cage_below"
             )
+        if action.colour in (p.cage if action.source == "cage" else p.storage):
+            return None
         return refuse(
             f"the {action.source} holds no {action.colour} cube (§7.3)", "gluckauf.no_cube_there"
         )
     if isinstance(action, StopMining):
+        if m.tfo_order is None:
+            return None
         return refuse("finish the two-for-one first (§11a)", "gluckauf.finish_two_for_one")
     return refuse("not allowed now (§11a)", "gluckauf.not_legal")

@@ -17,6 +17,7 @@ from app.games.base import (
     NotYourTurn,
     Result,
     Rng,
+    RulesError,
     Seat,
     Transition,
     rank_by_score,
@@ -345,17 +346,6 @@ def to_act(state: LuzState) -> frozenset[Seat]:
     return frozenset()
 
 
-def legal_slots(state: LuzState, seat: Seat) -> list[int]:
-    """Slots ``seat`` may play now, by colour only (§5.6); assumes it is the seat's turn."""
-    hand = state.hands[seat]
-    if state.trick:
-        led = state.trick[0].card[0]
-        following = [i for i, c in enumerate(hand) if c is not None and c[0] == led]
-        if following:
-            return following
-    return [i for i, c in enumerate(hand) if c is not None]
-
-
 _SIDES: tuple[ChooseHighEnd, ...] = (ChooseHighEnd(side="left"), ChooseHighEnd(side="right"))
 _BETS: tuple[PlaceBet, ...] = tuple(
     PlaceBet(tricks=t, safety=s) for t in range(MAX_BET + 1) for s in (False, True)
@@ -364,7 +354,14 @@ _PLAYS: tuple[PlayCard, ...] = tuple(PlayCard(slot=i) for i in range(HAND_SIZE))
 
 
 def legal_actions(state: LuzState, seat: Seat) -> list[ChooseHighEnd | PlaceBet | PlayCard]:
-    """Every action ``seat`` may take now, in the fixed order of §7; empty if none."""
+    """Every action ``seat`` may take now, in the fixed order of §7; empty if none.
+
+    The actions of the phase that :func:`action_problem` accepts. For a seat to act and an
+    action of the current phase its checks before the rule of the action all pass (a seat to
+    act is a seat of the table, and has neither chosen its high end nor bet yet), which
+    leaves that rule: any side; every bet of 0 to 10 tricks (``_BETS``, as
+    :func:`_bet_problem` allows); a card still in hand that follows (:func:`legal_slots`).
+    """
     if seat not in to_act(state):
         return []
     if state.phase == "choosing_high_end":
@@ -374,7 +371,14 @@ def legal_actions(state: LuzState, seat: Seat) -> list[ChooseHighEnd | PlaceBet 
     return [_PLAYS[i] for i in legal_slots(state, seat)]
 
 
-# --------------------------------------------------------------------------- apply
+def legal_slots(state: LuzState, seat: Seat) -> list[int]:
+    """Slots ``seat`` may play now, by colour only (§5.6); assumes it is the seat's turn."""
+    hand = state.hands[seat]
+    follow = _colour_to_follow(state, hand)
+    return [i for i, card in enumerate(hand) if card is not None and _follows(card, follow)]
+
+
+# --------------------------------------------------------------------------- legality
 
 
 def parse_action(action: Any) -> ChooseHighEnd | PlaceBet | PlayCard:
@@ -405,29 +409,33 @@ _ACTION_PHASE: dict[str, str] = {
 }
 
 
-def apply(state: LuzState, seat: Seat, action: Any) -> Transition:
-    """Apply one action of ``seat``; return the next state and the events.
+def action_problem(state: LuzState, seat: Seat, action: Any) -> RulesError | None:
+    """Why ``seat`` may not take ``action`` now, as the error :func:`apply` raises; None if
+    it may. The one legality check of Luz: :func:`legal_actions` lists what it accepts.
 
     Order of checks: game over, action shape, phase, repeated decision, turn, then the rule
-    of the action. Raises GameOver, IllegalAction or NotYourTurn; never mutates ``state``.
+    of the action.
     """
     if state.phase == "finished":
-        raise GameOver("the game is over: the four deals have been scored (§5.9)")
-    act = parse_action(action)
+        return GameOver("the game is over: the four deals have been scored (§5.9)")
+    try:
+        act = parse_action(action)
+    except IllegalAction as exc:
+        return exc
     if not 0 <= seat < state.n_players:
-        raise NotYourTurn(f"seat {seat} is not a seat of this {state.n_players}-player table")
+        return NotYourTurn(f"seat {seat} is not a seat of this {state.n_players}-player table")
     if _ACTION_PHASE[act.type] != state.phase:
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot {act.type.replace('_', ' ')} now: {_PHASE_TEXT[state.phase]}",
             _PHASE_REASON[state.phase],
         )
     if isinstance(act, ChooseHighEnd) and state.high_end_chosen[seat]:
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot choose the high end again: seat {seat} already chose it this deal (§7)",
             "luz.high_end_chosen",
         )
     if isinstance(act, PlaceBet) and state.bets[seat] is not None:
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot bet again: seat {seat} already bet this deal and bets are final (§5.5)",
             "luz.bet_final",
         )
@@ -435,16 +443,79 @@ def apply(state: LuzState, seat: Seat, action: Any) -> Transition:
     if seat not in actors:
         due = sorted(actors)
         waiting = f"seat {due[0]}" if len(due) == 1 else f"seats {_seat_list(due)}"
-        raise NotYourTurn(f"seat {seat} cannot act now: waiting for {waiting}")
-    if isinstance(act, PlaceBet) and not 0 <= act.tricks <= MAX_BET:
-        raise IllegalAction(
-            f"cannot bet {act.tricks} tricks: a bet is 0 to {MAX_BET} tricks (§5.5)",
+        return NotYourTurn(f"seat {seat} cannot act now: waiting for {waiting}")
+    if isinstance(act, PlaceBet):
+        return _bet_problem(act)
+    if isinstance(act, PlayCard):
+        hand = state.hands[seat]
+        return _play_problem(hand, act.slot, _colour_to_follow(state, hand))
+    return None
+
+
+def _bet_problem(bet: PlaceBet) -> IllegalAction | None:
+    """A bet is 0 to 10 tricks, with or without the safety bead (§5.5)."""
+    if not 0 <= bet.tricks <= MAX_BET:
+        return IllegalAction(
+            f"cannot bet {bet.tricks} tricks: a bet is 0 to {MAX_BET} tricks (§5.5)",
             "luz.bet_range",
             max=MAX_BET,
         )
-    if isinstance(act, PlayCard):
-        _check_play(state, seat, act.slot)
+    return None
 
+
+def _colour_to_follow(state: LuzState, hand: list[Card | None]) -> str | None:
+    """The colour a play must follow (§5.6): the led colour while the hand holds one, else
+    None (leading, or nothing of the led colour left)."""
+    if state.trick:
+        led = state.trick[0].card[0]
+        if any(c is not None and c[0] == led for c in hand):
+            return led
+    return None
+
+
+def _follows(card: Card, colour: str | None) -> bool:
+    """Whether ``card`` may be played when the hand must follow ``colour`` (None: any card)."""
+    return colour is None or card[0] == colour
+
+
+def _play_problem(
+    hand: list[Card | None], slot: int, must_follow: str | None
+) -> IllegalAction | None:
+    """Why the card in ``slot`` cannot be played (§5.6), given the colour the hand must
+    follow (:func:`_colour_to_follow`); the messages name colours only (§6)."""
+    if not 0 <= slot < len(hand):
+        return IllegalAction(
+            f"cannot play slot {slot}: hand slots are 0 to {len(hand) - 1} (§5.4)", "luz.no_slot"
+        )
+    card = hand[slot]
+    if card is None:
+        return IllegalAction(
+            f"cannot play slot {slot}: that card was already played this deal (§5.6)",
+            "luz.played",
+        )
+    if must_follow is not None and not _follows(card, must_follow):
+        led_name = colour_name(must_follow)
+        return IllegalAction(
+            f"cannot play slot {slot} ({colour_name(card[0])}): you hold a {led_name} card, "
+            f"the led colour, so you must play {led_name} (§5.6)",
+            "luz.follow",
+        )
+    return None
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: LuzState, seat: Seat, action: Any) -> Transition:
+    """Apply one action of ``seat``; return the next state and the events.
+
+    Raises what :func:`action_problem` finds (GameOver, IllegalAction or NotYourTurn);
+    never mutates ``state``.
+    """
+    problem = action_problem(state, seat, action)
+    if problem is not None:
+        raise problem
+    act = parse_action(action)
     new = _working_copy(state)
     events: list[Event] = []
     if isinstance(act, ChooseHighEnd):
@@ -483,30 +554,6 @@ def _working_copy(state: LuzState) -> LuzState:
     return new
 
 
-def _check_play(state: LuzState, seat: Seat, slot: int) -> None:
-    """Raise IllegalAction if ``slot`` cannot be played; messages name colours only (§6)."""
-    hand = state.hands[seat]
-    if not 0 <= slot < len(hand):
-        raise IllegalAction(
-            f"cannot play slot {slot}: hand slots are 0 to {len(hand) - 1} (§5.4)", "luz.no_slot"
-        )
-    card = hand[slot]
-    if card is None:
-        raise IllegalAction(
-            f"cannot play slot {slot}: that card was already played this deal (§5.6)",
-            "luz.played",
-        )
-    if state.trick:
-        led = state.trick[0].card[0]
-        if card[0] != led and led in hand_colours(hand):
-            led_name = colour_name(led)
-            raise IllegalAction(
-                f"cannot play slot {slot} ({colour_name(card[0])}): you hold a {led_name} card, "
-                f"the led colour, so you must play {led_name} (§5.6)",
-                "luz.follow",
-            )
-
-
 def _choose_high_end(state: LuzState, sorter: Seat, side: Side, events: list[Event]) -> None:
     holder = (sorter + 1) % state.n_players
     state.high_end[holder] = side
@@ -527,7 +574,10 @@ def _place_bet(state: LuzState, seat: Seat, bet: PlaceBet, events: list[Event]) 
 
 def _play_card(state: LuzState, seat: Seat, slot: int, events: list[Event]) -> None:
     card = state.hands[seat][slot]
-    assert card is not None
+    if card is None:
+        raise RuntimeError(
+            f"slot {slot} of seat {seat} is empty: apply plays only a slot it checked"
+        )
     state.hands[seat][slot] = None
     state.trick.append(Play(seat=seat, slot=slot, card=card))
     number = trick_number(state)
@@ -548,9 +598,9 @@ def _play_card(state: LuzState, seat: Seat, slot: int, events: list[Event]) -> N
 def score_deal(state: LuzState, events: list[Event]) -> None:
     """Score the deal (§5.7), then end the game (§5.9) or pass the first player and deal (§5.8)."""
     rows: list[DealRow] = []
-    for s in range(state.n_players):
-        bet = state.bets[s]
-        assert bet is not None
+    for s, bet in enumerate(state.bets):
+        if bet is None:
+            raise RuntimeError(f"seat {s} has no bet: the tricks begin only once every seat bet")
         points = deal_points(
             state.deal, bet.tricks, bet.safety, state.tricks_won[s], state.options.safety_miss_from
         )
@@ -569,8 +619,7 @@ def score_deal(state: LuzState, events: list[Event]) -> None:
     events.append(DealScored(deal=state.deal, rows=tuple(rows)))
     if state.deal >= DEALS:
         state.phase = "finished"
-        res = result(state)
-        assert res is not None
+        res = _final_result(state)
         events.append(
             GameEnded(scores=tuple(state.scores), ranking=tuple(res.ranking), tiebreak=res.tiebreak)
         )
@@ -596,6 +645,11 @@ def result(state: LuzState) -> Result | None:
     """None while running; at the end the totals, ranking and shared places (§5.9)."""
     if state.phase != "finished":
         return None
+    return _final_result(state)
+
+
+def _final_result(state: LuzState) -> Result:
+    """The result of a finished game: totals, ranking and shared places (§5.9)."""
     scores = dict(enumerate(state.scores))
     ranking, places = rank_by_score(scores)
     texts: list[str] = []

@@ -23,6 +23,7 @@ from app.games.base import (
     Opponent,
     Result,
     Rng,
+    RulesError,
     Seat,
     Transition,
 )
@@ -362,7 +363,15 @@ def _first_over_limit(state: MineState) -> int | None:
 
 
 def legal_actions(state: MineState, seat: Seat) -> list[MineAction]:
-    """Every legal action of ``seat`` in the order of §10; empty if it is not to act."""
+    """Every legal action of ``seat`` in the order of §10; empty if it is not to act.
+
+    Exactly the actions :func:`action_problem` accepts, listed straight from the rules it
+    checks rather than by asking it about every card, location and victim (a placement
+    lists up to 40 actions; tests/unit/games/test_validation_shape.py holds the two to each
+    other): a discard of any card in hand; an event card on Events; a profession card at
+    the Looters' Shelter against any other director, or on the Watchtower, the Mine or
+    Recruitment; a pass.
+    """
     if seat not in to_act(state):
         return []
     d = state.directors[seat]
@@ -391,33 +400,54 @@ def _place_action(card: int, location: Location, victim: int | None) -> PlaceCar
     return PlaceCard(card=card, location=location, victim=victim)
 
 
-def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
-    """Apply one seat's action and every automatic step after it.
-
-    Raises GameOver, NotYourTurn or IllegalAction (naming the rule); never mutates ``state``.
-    """
+def action_problem(state: MineState, seat: Seat, action: MineAction) -> RulesError | None:
+    """Why ``seat`` may not take ``action`` now, as the error :func:`apply` raises; None if
+    it may. The one legality check of MINE!: :func:`legal_actions` lists what it accepts."""
     if state.phase == "over":
-        raise GameOver("the game is over; no action is accepted (§6)")
-    if seat not in to_act(state):
-        raise NotYourTurn(f"seat {seat} is not to act now; waiting for {sorted(to_act(state))}")
+        return GameOver("the game is over; no action is accepted (§6)")
+    actors = to_act(state)
+    if seat not in actors:
+        return NotYourTurn(f"seat {seat} is not to act now; waiting for {sorted(actors)}")
     if state.phase == "placement" and isinstance(action, DiscardCard):
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot discard card {action.card}: discards happen only at the hand-limit check "
             "after recruitment (§5.9.4)",
             "mine.discard_not_now",
         )
     if state.phase == "discard" and not isinstance(action, DiscardCard):
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot {action.type} now: you hold more than {HAND_LIMIT} cards and must discard "
             "one card (§5.9.4)",
             "mine.must_discard",
             limit=HAND_LIMIT,
         )
+    if isinstance(action, PlaceCard):
+        return _place_problem(state, seat, action)
+    if isinstance(action, DiscardCard):
+        if action.card not in state.directors[seat].hand:
+            return IllegalAction(
+                f"cannot discard card {action.card}: it is not in your hand (§5.9.4)",
+                "mine.not_in_hand",
+            )
+        return None
+    if isinstance(action, PassTurn):
+        return None
+    return IllegalAction(f"unknown action {action!r}", "mine.not_an_action")
+
+
+def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
+    """Apply one seat's action and every automatic step after it.
+
+    Raises what :func:`action_problem` finds (GameOver, NotYourTurn or IllegalAction, naming
+    the rule); never mutates ``state``.
+    """
+    problem = action_problem(state, seat, action)
+    if problem is not None:
+        raise problem
     # One private copy per apply; dump/validate is a deep copy, about 3x faster than deepcopy.
     s = MineState.model_validate(state.model_dump())
     events: list[Event] = []
     if isinstance(action, PlaceCard):
-        _check_place(s, seat, action)
         _place(
             s,
             seat,
@@ -428,76 +458,70 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
         s.directors[seat].passed = True
         events.append(ev.PlacementPassed(director=seat, reason="chose"))
         s.turn = (seat + 1) % s.n_directors
-    elif isinstance(action, DiscardCard):
-        hand = s.directors[seat].hand
-        if action.card not in hand:
-            raise IllegalAction(
-                f"cannot discard card {action.card}: it is not in your hand (§5.9.4)",
-                "mine.not_in_hand",
-            )
+    else:
         _discard(s, seat, action.card, events, automatic=False)
-    else:  # pragma: no cover - the union is closed
-        raise IllegalAction(f"unknown action {action!r}", "mine.not_an_action")
     _advance(s, events)
     return Transition(s, events)
 
 
-def _check_place(state: MineState, seat: int, a: PlaceCard) -> None:
+def _place_problem(state: MineState, seat: int, a: PlaceCard) -> IllegalAction | None:
+    """Why card ``a.card`` cannot go where ``a`` puts it (§2.3, §5.2), or None."""
     d = state.directors[seat]
     what = f"card {a.card}"
     if a.card in PROFESSION_IDS or a.card in EVENT_IDS:
         what = card_name(a.card)
     where = a.location
     if a.card not in d.hand:
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot place {what}: it is not in your hand (§5.2)", "mine.not_in_hand"
         )
     if d.done:  # pragma: no cover - done directors are never to act
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot place {what}: you have placed {MAX_PLACED} cards (§5.2)",
             "mine.placed_enough",
             max=MAX_PLACED,
         )
     if where == "expedition":
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot place {what} on Expedition: nothing is ever placed there, it holds your "
             "coal stock (§2.3, §5.2)",
             "mine.expedition",
         )
     if IS_EVENT[a.card] and where != "events":
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot place {what} on {where}: event cards go on Events only (§2.3, §5.2)",
             "mine.event_elsewhere",
         )
     if not IS_EVENT[a.card] and where == "events":
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot place {what} on Events: only event cards go there (§2.3, §5.2)",
             "mine.not_an_event",
         )
     if where == "shelter":
         if a.victim is None:
-            raise IllegalAction(
+            return IllegalAction(
                 f"cannot place {what} at the Looters' Shelter without a victim: name the "
                 "director raided (§5.2)",
                 "mine.no_victim",
             )
         if a.victim == seat:
-            raise IllegalAction(
+            return IllegalAction(
                 f"cannot raid yourself with {what}: a victim is another director (§5.2)",
                 "mine.raid_yourself",
             )
         if not 0 <= a.victim < state.n_directors:
-            raise IllegalAction(
+            return IllegalAction(
                 f"cannot raid director {a.victim} with {what}: there are directors "
                 f"0-{state.n_directors - 1} (§5.2)",
                 "mine.no_such_victim",
             )
     elif a.victim is not None:
-        raise IllegalAction(
+        return IllegalAction(
             f"cannot name victim {a.victim} for {what} on {where}: only a card at the "
             "Looters' Shelter names a victim (§5.2)",
             "mine.victim_elsewhere",
         )
+    return None
 
 
 def _place(state: MineState, d: int, p: Placement, events: list[Event]) -> None:
@@ -532,11 +556,10 @@ def _discard(state: MineState, d: int, card: int, events: list[Event], *, automa
 def _advance(state: MineState, events: list[Event]) -> None:
     """Run every automatic step until a seat must decide or the game is over."""
     while True:
-        if state.phase == "placement":
+        if state.phase == "placement" and state.turn is not None:
             if all(d.done for d in state.directors):
                 _resolve(state, events)
                 continue
-            assert state.turn is not None
             d = state.turn
             director = state.directors[d]
             if director.done:
@@ -594,7 +617,8 @@ def _start_round(state: MineState, events: list[Event]) -> None:
             sale_max=card.sale_max if card else None,
         )
     )
-    state.dummy_plan = _dummy_plan(state) if state.dummy else []
+    dn = state.dummy_index
+    state.dummy_plan = [] if dn is None else _dummy_plan(state, dn)
 
 
 def _best(cards: list[int], values: tuple[int, ...]) -> int:
@@ -602,10 +626,9 @@ def _best(cards: list[int], values: tuple[int, ...]) -> int:
     return min(cards, key=lambda c: (-values[c], EXT[c], c))
 
 
-def _dummy_plan(state: MineState) -> list[Placement]:
-    """The dummy's four cards and their plan (§7.2-7.4), drawing R4 then R5."""
-    dn = state.dummy_index
-    assert dn is not None
+def _dummy_plan(state: MineState, dn: int) -> list[Placement]:
+    """The four cards of the dummy (director ``dn``) and their plan (§7.2-7.4), drawing R4
+    then R5."""
     dummy = state.directors[dn]
     hand = sorted(dummy.hand)
     if len(hand) > MAX_PLACED:
@@ -705,7 +728,7 @@ def _resolve(state: MineState, events: list[Event]) -> None:
     state.revealed_step = 3
     _reveal(state, "shelter", events)
     _reveal(state, "watchtower", events)
-    _settle_raids(state, owners, events)
+    _settle_raids(state, report, owners, events)
     # Step 4 - Expedition (§5.6).
     state.revealed_step = 4
     base_limit = sale_max(state)
@@ -821,13 +844,14 @@ def _resolve(state: MineState, events: list[Event]) -> None:
     state.phase = "discard"
 
 
-def _settle_raids(state: MineState, owners: dict[str, int], events: list[Event]) -> None:
+def _settle_raids(
+    state: MineState, report: RoundReport, owners: dict[str, int], events: list[Event]
+) -> None:
     """§5.5: snapshot L, full DEF against each stack, strongest first, ⌊R/k⌋ for ties."""
     n = state.n_directors
     snapshot = [d.stock for d in state.directors]
     gains = [0] * n
     rest = list(snapshot)
-    assert state.report is not None
     for v in turn_order(state):
         defence = sum(DEF[c] for c in state.directors[v].at("watchtower"))
         stacks: list[tuple[int, int]] = []
@@ -890,7 +914,7 @@ def _settle_raids(state: MineState, owners: dict[str, int], events: list[Event])
             rest[v] = remaining
         for r, _ in stacks:
             rep = reports[r]
-            state.report.raids.append(rep)
+            report.raids.append(rep)
             events.append(
                 ev.RaidSettled(
                     **rep.model_dump(),

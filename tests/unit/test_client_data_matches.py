@@ -71,7 +71,9 @@ def test_gluckauf_tiles() -> None:
     """tileOf computes a tile from its id: run it for every id and compare with TILES."""
     text = source("gluckauf")
     body = re.sub(r"^import .*$", "const h = () => null, fill = () => null;", text, flags=re.M)
-    script = body + "\nconsole.log(JSON.stringify(Array.from({ length: 48 }, (_, id) => tileOf(id))));\n"
+    script = (
+        body + "\nconsole.log(JSON.stringify(Array.from({ length: 48 }, (_, id) => tileOf(id))));\n"
+    )
     out = subprocess.run(
         ["node", "--input-type=module"], input=script, capture_output=True, text=True, check=True
     )

@@ -2,7 +2,8 @@
 // full information or from one seat's (or a spectator's) point of view. Each step is drawn by
 // the game's own renderer (static/js/games/<game>.js, loaded by name like the table page) with
 // no legal actions; the full-information state is shown as a tree by the generic renderer.
-// This file never looks at a game id beyond loading the renderer module of that name.
+// This file never looks at a game id beyond loading the renderer module and the sheet of that
+// name (static/css/<game>.css, scoped under the board: gamestyle.js).
 
 import { checkIdentity, identity, getTable, getReplaySteps, getReplay, listGames } from "./api.js";
 import { h, fill, toast } from "./dom.js";
@@ -14,6 +15,7 @@ import { resignedTag, resultNote } from "./endings.js";
 import { installReadable } from "./readable.js";
 import { fillFairPanel } from "./fairness.js";
 import { logLine } from "./logline.js";
+import { useGameStyles, scopeToGame } from "./gamestyle.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const query = new URLSearchParams(location.search);
@@ -39,9 +41,11 @@ const board = document.getElementById("board");
 // ------------------------------------------------------------------ loading
 
 async function loadRenderer(game) {
+  scopeToGame(board, game);
   await useGameStrings(game);
   try {
     state.renderer = await import(`./games/${encodeURIComponent(game)}.js`);
+    await useGameStyles(game);
   } catch (err) {
     console.info(`no renderer for ${game}; using the generic one`, err);
     state.renderer = generic;

@@ -2,7 +2,8 @@
 // game's content fragment (static/rules/<game>.<lang>.html), builds a table of contents from
 // its <h2>s and draws every <figure data-figure="name"> with the game's own renderer, from
 // the picture GET /api/v1/games/{id}/figures/{name} answers (shaped like a table frame).
-// Like table.js, it never looks at a game id beyond loading files of that name.
+// Like table.js, it never looks at a game id beyond loading files of that name (the game's
+// sheet too, scoped under each figure: gamestyle.js).
 
 import { listGames, ApiError } from "./api.js";
 import { h } from "./dom.js";
@@ -10,6 +11,7 @@ import { initI18n, t, currentLang, onLangChange, useGameStrings, usePageStrings,
 import { mountHeader, gameTitle, errorText } from "./common.js";
 import { initHints } from "./hints.js";
 import { installReadable } from "./readable.js";
+import { useGameStyles, scopeToGame } from "./gamestyle.js";
 
 const gameId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").slice(-2)[0]);
 const content = document.getElementById("rules-content");
@@ -26,20 +28,11 @@ const state = {
 async function loadRenderer() {
   try {
     state.renderer = await import(`./games/${encodeURIComponent(gameId)}.js`);
+    await useGameStyles(gameId); // before the first figure, which would otherwise flash unstyled
   } catch (err) {
     console.info(`no renderer for ${gameId}; using the generic one`, err);
     state.renderer = await import("./games/_generic.js");
   }
-}
-
-/** The game's board sheet, marked the way the renderers that add it themselves look for it. */
-function loadGameStyles() {
-  const marker = `data-${gameId}-css`;
-  const selector = `link[${CSS.escape(marker)}], link[href="/static/css/${CSS.escape(gameId)}.css"]`;
-  if (document.querySelector(selector)) return;
-  const link = h("link", { rel: "stylesheet", href: `/static/css/${encodeURIComponent(gameId)}.css` });
-  link.setAttribute(marker, "");
-  document.head.append(link);
 }
 
 function picture(name) {
@@ -112,6 +105,7 @@ async function drawFigure(figure, token) {
   let board = figure.querySelector(":scope > .figure-board");
   if (!board) {
     board = h("div", { class: "figure-board board" });
+    scopeToGame(board, gameId); // the game's sheet applies inside its figures only
     figure.prepend(board);
     // Pictures are for looking: a click (or the key that would click) plays nothing and
     // must not change a renderer's own selection either. Long-press hints still work.
@@ -215,7 +209,6 @@ async function main() {
       .catch(() => {}),
   ]);
   applyI18n(document);
-  loadGameStyles();
   initHints(content);
   installReadable(content);
   onLangChange(() => render());

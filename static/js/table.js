@@ -1,7 +1,8 @@
 // The table page (/tables/{id}): the same shell for every game. It keeps the table socket,
 // the seats, the turn banner, the log and the result; the board is drawn by the game's
 // renderer (static/js/games/<game>.js, loaded by name), which offers only legal_actions.
-// This file never looks at a game id beyond loading the renderer module of that name.
+// This file never looks at a game id beyond loading the renderer module and the sheet of that
+// name (static/css/<game>.css, scoped under the board: gamestyle.js).
 
 import * as apiMod from "./api.js";
 import { identity, checkIdentity, getTable, getLog, listGames, tableUrl, getChat, postChat, getReplay } from "./api.js";
@@ -21,6 +22,7 @@ import { rankedEntries, winnerNames } from "./result.js";
 import { installReadable } from "./readable.js";
 import { fillFairPanel } from "./fairness.js";
 import { logLine } from "./logline.js";
+import { useGameStyles, scopeToGame } from "./gamestyle.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -116,10 +118,12 @@ function names(seats) {
 // ------------------------------------------------------------------ renderer
 
 async function loadRenderer(game) {
+  scopeToGame(board, game);
   await useGameStrings(game);
   try {
     state.renderer = await import(`./games/${encodeURIComponent(game)}.js`);
     state.genericRenderer = false;
+    await useGameStyles(game); // before the first board, which would otherwise flash unstyled
   } catch (err) {
     console.info(`no renderer for ${game}; using the generic one`, err);
     state.renderer = await import("./games/_generic.js");

@@ -8,12 +8,6 @@
 
 import { h, fill } from "../dom.js";
 
-// The board's own sheet (table.html links only the shell's and Luz's), added once.
-(function ensureStyles() {
-  if (typeof document === "undefined" || document.querySelector("link[data-ginkgopolis-css]")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/ginkgopolis.css", "data-ginkgopolis-css": "" }));
-})();
-
 // ------------------------------------------------------------------ component data (printed)
 
 /** Every tile colour also has a symbol: what its buildings produce (rules §1). */

@@ -8,12 +8,6 @@
 
 import { h, fill } from "../dom.js";
 
-// The board's own sheet (table.html links only the shell's and Luz's), added once.
-(function ensureStyles() {
-  if (typeof document === "undefined" || document.querySelector("link[data-gluckauf-css]")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/gluckauf.css", "data-gluckauf-css": "" }));
-})();
-
 // ------------------------------------------------------------------ component data (cosmetic)
 
 const COLOURS = ["Y", "B", "G", "K"];

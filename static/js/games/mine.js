@@ -7,12 +7,6 @@
 
 import { h, fill } from "../dom.js";
 
-// The board's own sheet (table.html links only the shell's and Luz's), added once.
-(function ensureStyles() {
-  if (typeof document === "undefined" || document.querySelector("link[data-mine-css]")) return;
-  document.head.append(h("link", { rel: "stylesheet", href: "/static/css/mine.css", "data-mine-css": "" }));
-})();
-
 // ------------------------------------------------------------------ component data (cosmetic)
 
 /** Each colour also has a shape, so no information rides on the colour alone. */

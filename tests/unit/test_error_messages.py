@@ -43,7 +43,7 @@ _ENGINE_OPTION_CODES = {"InvalidOptions": "validation_error"}
 # Helpers that build one of the above from (message, reason, **params): code, params added.
 _HELPERS = {
     "_invalid": ("validation_error", {"field"}),  # app/tables/notify.py: a webhook URL
-    "refuse": ("illegal_action", set()),  # app/games/gluckauf/rules.py: explain_illegal
+    "refuse": ("illegal_action", set()),  # app/games/gluckauf/rules.py: _rule_refusal
 }
 # Codes only a client makes (api.js: the server could not be reached; anything unknown).
 CLIENT_CODES = ("network_error", "generic")
@@ -154,7 +154,7 @@ def test_the_collector_sees_the_refusals_it_is_meant_to() -> None:
     assert ("illegal_action", "luz.follow") in seen
     assert ("illegal_action", "luz.phase_betting") in seen  # through a dict literal
     assert ("illegal_action", "gluckauf.workers") in seen  # a Refusal
-    assert ("illegal_action", "gluckauf.phase_mining") in seen  # explain_illegal's helper
+    assert ("illegal_action", "gluckauf.phase_mining") in seen  # _rule_refusal
     assert ("validation_error", "mine.dummy_seats") in seen  # an InvalidOptions
     assert ("validation_error", "private_address") in seen  # notify's helper
     assert ("payload_too_large", None) in seen  # an envelope built by hand

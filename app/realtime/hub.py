@@ -205,7 +205,7 @@ class Connection:
         await service.check_undo(snap, seat)
         events = await service.events_since(snap, since, seat) if since or seen else []
         frame = self.state_frame(
-            service, snap, service.picture(snap, seat, events=events or []), ref
+            service, snap, service.presenter.picture(snap, seat, events=events or []), ref
         )
         if events is None:
             frame["events_complete"] = False
@@ -221,10 +221,12 @@ class Connection:
         if self.lang:
             picture = {
                 **picture,
-                "result": service.with_result_text(snap.engine, picture.get("result"), self.lang),
+                "result": service.presenter.with_result_text(
+                    snap.engine, picture.get("result"), self.lang
+                ),
             }
             if picture.get("events"):
-                picture["events"] = service.with_text(snap, picture["events"], self.lang)
+                picture["events"] = service.presenter.with_text(snap, picture["events"], self.lang)
         frame: dict[str, Any] = {"type": "state", **self.encode(snap, picture)}
         if ref is not None:
             frame["ref"] = ref
@@ -407,7 +409,7 @@ class Hub:
             )
 
     async def _catch_up(self, conn: Connection, snap: Any) -> None:
-        table = self.service.table_public(snap, conn.player_id, conn.lang)
+        table = self.service.presenter.table_public(snap, conn.player_id, conn.lang)
         await conn.send({"type": "table", "table": table})
         await conn.send_state(self.service)
 
@@ -468,7 +470,10 @@ class Hub:
         await asyncio.gather(
             *(
                 c.send(
-                    {"type": "table", "table": self.service.table_public(snap, c.player_id, c.lang)}
+                    {
+                        "type": "table",
+                        "table": self.service.presenter.table_public(snap, c.player_id, c.lang),
+                    }
                 )
                 for c in list(conns)
             ),

@@ -263,7 +263,10 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
         # socket gets the table for itself.
         if not (first and await _publish_presence(service, table_id, {conn.player_id or ""})):
             await conn.send(
-                {"type": "table", "table": service.table_public(snap, conn.player_id, conn.lang)}
+                {
+                    "type": "table",
+                    "table": service.presenter.table_public(snap, conn.player_id, conn.lang),
+                }
             )
         if bad_since:
             await conn.send(

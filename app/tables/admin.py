@@ -14,7 +14,8 @@ from app import errors
 from app.db import repo
 from app.db.models import GameTable, Player, Seat, utcnow
 from app.realtime.broker import PlayerRevoked
-from app.tables.service import FINISHED, OPEN, PLAYING, TableService
+from app.tables.service import TableService
+from app.tables.snapshot import FINISHED, OPEN, PLAYING
 
 log = logging.getLogger("partida.admin")
 
@@ -33,7 +34,7 @@ class Admin:
             snaps = [self.service._lightweight(r) for r in rows if r.game in self.service.games]
         out = []
         for snap in snaps:
-            table = self.service.table_public(snap)
+            table = self.service.presenter.table_public(snap)
             table["invite_code"] = snap.invite_code or None
             out.append(table)
         return out
@@ -68,7 +69,7 @@ class Admin:
             self.service.invalidate(table_id)
             snap = await self.service.snapshot(table_id)
         await self.service.announce_table(table_id, snap.version)
-        return self.service.table_public(snap)
+        return self.service.presenter.table_public(snap)
 
     async def players(self) -> list[dict[str, Any]]:
         async with self.sessionmaker() as session:

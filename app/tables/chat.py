@@ -9,7 +9,8 @@ from sqlalchemy import select
 from app import errors
 from app.db.models import ChatMessage, Player, utcnow
 from app.realtime.broker import ChatPosted
-from app.tables.service import TableService, _iso
+from app.tables.service import TableService
+from app.tables.snapshot import iso
 
 MAX_CHAT_LENGTH = 500
 
@@ -19,7 +20,7 @@ def _public(message: ChatMessage) -> dict[str, Any]:
         "id": message.id,
         "player": {"id": message.player_id, "name": message.player_name},
         "text": message.text,
-        "at": _iso(message.created_at),
+        "at": iso(message.created_at),
     }
 
 

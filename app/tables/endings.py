@@ -23,15 +23,8 @@ from app import errors
 from app.db.models import GameTable, Player, Seat, utcnow
 from app.fairness import new_secret, seed_from_secret
 from app.tables.outcomes import cancelled_result, early_result, game_goes_on
-from app.tables.service import (
-    FINISHED,
-    OPEN,
-    PLAYING,
-    Snapshot,
-    TableService,
-    is_cancel_voter,
-    new_id,
-)
+from app.tables.service import TableService, new_id
+from app.tables.snapshot import FINISHED, OPEN, PLAYING, Snapshot, is_cancel_voter
 
 log = logging.getLogger("partida.endings")
 

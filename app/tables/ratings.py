@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import errors
 from app.db.models import GameTable, Player, Rating, Seat, utcnow
-from app.tables.service import FINISHED, Catalog, _iso, game_engine
+from app.tables.service import Catalog, game_engine
+from app.tables.snapshot import FINISHED, iso
 
 log = logging.getLogger("partida.ratings")
 MODEL = PlackettLuce()
@@ -197,7 +198,7 @@ class Ratings:
                     {
                         "table_id": table.id,
                         "game": table.game,
-                        "finished_at": _iso(table.finished_at) if table.finished_at else None,
+                        "finished_at": iso(table.finished_at) if table.finished_at else None,
                         "seat": seat,
                         "place": place,
                         "score": score,

@@ -16,7 +16,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
@@ -50,8 +50,6 @@ from app.games.base import (
     NotYourTurn,
     RulesError,
     action_adapter,
-    describe_event,
-    describe_result,
     parse_action,
     parse_options,
     redact_log,
@@ -64,10 +62,9 @@ from app.tables.clocks import TimeControl, time_control_of
 from app.tables.notify import TurnNotifier
 from app.tables.outcomes import (
     DEFAULT_ON_RESIGN,
-    platform_text,
-    resign_lines,
     with_resignations,
 )
+from app.tables.presenter import Presenter
 from app.tables.replay import (
     ACTION,
     SETUP,
@@ -78,6 +75,18 @@ from app.tables.replay import (
     paced_final_state,
     replay_log,
 )
+from app.tables.snapshot import (
+    FINISHED,
+    OPEN,
+    PLAYING,
+    STATUSES,
+    UNDO_MOVER,
+    UNDO_SETTLED,
+    SeatInfo,
+    Snapshot,
+    iso,
+    may_undo,
+)
 
 log = logging.getLogger("partida.tables")
 # What a lobby change returns (the seat it took, or nothing), passed on by _change_seats.
@@ -87,28 +96,9 @@ Outcome = TypeVar("Outcome")
 _TABLES = cast(Table, GameTable.__table__)
 _LOG = cast(Table, ActionRecord.__table__)
 
-OPEN, PLAYING, FINISHED = "open", "playing", "finished"
-STATUSES = (OPEN, PLAYING, FINISHED)
-
-# Snapshot.undo: whether the seat that may take the last move back is known yet.
-UNDO_UNKNOWN, UNDO_MOVER, UNDO_SETTLED = "unknown", "mover", "settled"
-
 # Moves the server makes for a seat carry these id prefixes in the log (never undoable).
 BOT_MOVE, TIMEOUT_MOVE = "bot:", "timeout:"
 SERVER_MOVES = (BOT_MOVE, TIMEOUT_MOVE)
-
-# Events the table itself records (no engine knows them), with their log lines; readable
-# lines count seats from 1, as the board shows them.
-PLATFORM_EVENTS: dict[str, dict[str, str]] = {
-    "action_undone": {
-        "en": "Seat {number} took back their last move.",
-        "es": "El asiento {number} deshizo su última jugada.",
-    },
-    "clock_timeout": {
-        "en": "Seat {number} ran out of time; a bot made the move.",
-        "es": "Al asiento {number} se le acabó el tiempo; un bot hizo la jugada.",
-    },
-}
 
 
 def hash_token(token: str) -> str:
@@ -127,100 +117,6 @@ def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
     ]
 
 
-@dataclass(slots=True)
-class SeatInfo:
-    seat: int
-    player_id: str | None
-    player_name: str | None
-    bot_level: str | None
-    webhook_url: str | None = None
-    takeover_votes: tuple[str, ...] = ()
-    last_seen_at: datetime | None = None
-    resigned_at: datetime | None = None
-
-    @property
-    def resigned(self) -> bool:
-        """The player resigned: a bot plays the seat for good (app.tables.outcomes)."""
-        return self.resigned_at is not None
-
-    @property
-    def taken_over(self) -> bool:
-        """A bot plays for a player who is still seated (and may take the seat back)."""
-        return self.player_id is not None and self.bot_level is not None and not self.resigned
-
-
-@dataclass(slots=True)
-class Snapshot:
-    """One table as it stands at ``version``, with its parsed game state (the cache entry)."""
-
-    id: str
-    game: str
-    engine: Engine
-    options: dict[str, Any]
-    status: str
-    version: int
-    seat_count: int
-    seed: int
-    owner_id: str
-    owner_name: str
-    seats: list[SeatInfo]
-    state: BaseModel | None
-    result: dict[str, Any] | None
-    created_at: datetime
-    private: bool = False
-    invite_code: str = ""
-    seed_secret: str = ""
-    time_control: TimeControl = field(default_factory=TimeControl)
-    clocks: dict[str, Any] | None = None
-    on_resign: str = DEFAULT_ON_RESIGN
-    cancel_vote: dict[str, Any] | None = None
-    next_table: str | None = None
-    # The state before the last action, kept for a quick undo: (its version, state).
-    previous: tuple[int, BaseModel] | None = None
-    # Who may take the last move back now, so that every picture tells its seat (``undoable``)
-    # and no client offers a refused undo. ``undo`` is UNDO_UNKNOWN (not asked yet: the table
-    # was loaded, not moved, here), UNDO_MOVER (``undo_seat`` made the last action; the rules
-    # are not asked yet) or UNDO_SETTLED (``undo_seat`` may take it back; None: nobody).
-    undo_seat: int | None = None
-    undo: str = UNDO_UNKNOWN
-    # Per-version caches: each seat's view and legal actions.
-    pictures: dict[int | None, tuple[dict[str, Any] | None, list[dict[str, Any]]]] = field(
-        default_factory=dict
-    )
-    # Delta frames: the JSON Patch from a seat's view at an older version to this one.
-    patches: dict[tuple[int | None, int], list[dict[str, Any]]] = field(default_factory=dict)
-    recent: OrderedDict[int, tuple[int | None, list[dict[str, Any]]]] = field(
-        default_factory=OrderedDict
-    )
-
-    def seat_of(self, player_id: str | None) -> int | None:
-        if player_id is None:
-            return None
-        for s in self.seats:
-            if s.player_id == player_id:
-                return s.seat
-        return None
-
-    def is_bot(self, seat: int) -> bool:
-        return self.seats[seat].bot_level is not None
-
-    def to_act(self) -> list[int]:
-        if self.status != PLAYING or self.state is None:
-            return []
-        return sorted(self.engine.to_act(self.state))
-
-
-def _may_undo(snap: Snapshot, seat: int | None) -> bool:
-    """Whether ``seat`` may take the table's last move back now (what POST /undo accepts)."""
-    return (
-        snap.undo == UNDO_SETTLED
-        and seat is not None
-        and seat == snap.undo_seat
-        and snap.status == PLAYING
-        and not snap.seats[seat].taken_over
-    )
-
-
 def _check_client_id(client_id: str | None) -> None:
     if client_id is not None and client_id.startswith(SERVER_MOVES):
         raise errors.ValidationFailed(
@@ -232,11 +128,6 @@ def _check_client_id(client_id: str | None) -> None:
 
 def _step(record: ActionRecord) -> tuple[int, int | None, str, dict[str, Any]]:
     return (record.version, record.seat, record.kind, record.action)
-
-
-def _iso(moment: datetime) -> str:
-    """ISO 8601 in UTC (SQLite hands back naive datetimes; they were written in UTC)."""
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
 def _utc(moment: datetime) -> datetime:
@@ -308,29 +199,6 @@ def can_still_move() -> ColumnElement[bool]:
     return or_(GameTable.status == OPEN, and_(GameTable.status == PLAYING, person))
 
 
-def is_cancel_voter(seat: Seat | SeatInfo) -> bool:
-    """Who must agree to cancel a running game: every player seated and playing their own
-    seat. A player who resigned has left the game; one whose seat a bot plays (away past
-    the grace) votes after taking it back."""
-    return seat.player_id is not None and seat.bot_level is None and seat.resigned_at is None
-
-
-def public_cancel_vote(snap: Snapshot) -> dict[str, Any] | None:
-    """The cancel vote under way, as the table object shows it (seats, not player ids)."""
-    vote = snap.cancel_vote
-    if snap.status != PLAYING or not isinstance(vote, dict):
-        return None
-    yes = set(vote.get("yes") or ())
-    by = vote.get("by")
-    name = next((s.player_name for s in snap.seats if s.player_id == by), snap.owner_name)
-    voters = [s for s in snap.seats if is_cancel_voter(s)]
-    return {
-        "proposed_by": {"id": by, "name": name},
-        "agreed": [s.seat for s in voters if s.player_id in yes],
-        "waiting": [s.seat for s in voters if s.player_id not in yes],
-    }
-
-
 Catalog = Mapping[str, Engine]
 # Who has a socket open to a table in this process (the realtime roster answers).
 Presence = Callable[[str], set[str]]
@@ -385,6 +253,8 @@ class TableService:
         )
         self._closing = False
         self.presence: Presence = presence or (lambda _table_id: set())
+        # Late-bound: the clock is this module's ``time`` whenever it is asked.
+        self.presenter = Presenter(self.presence, now=lambda: time.time())
         # (table, player) -> the presence lease this instance last wrote (see mark_seen).
         self._leases: dict[tuple[str, str], datetime] = {}
         self.notifier = notifier
@@ -586,140 +456,6 @@ class TableService:
 
     # ------------------------------------------------------------------ public shapes
 
-    def table_public(
-        self, snap: Snapshot, viewer_id: str | None = None, lang: Locale | None = None
-    ) -> dict[str, Any]:
-        """The table as API.md shows it; a private table's invite code only to its players."""
-        online = self.presence(snap.id)
-        public = {
-            "id": snap.id,
-            "game": snap.game,
-            "options": snap.options,
-            "status": snap.status,
-            "version": snap.version,
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "player": {"id": s.player_id, "name": s.player_name} if s.player_id else None,
-                    "bot": s.bot_level is not None,
-                    "bot_level": s.bot_level,
-                    "connected": s.bot_level is not None or (s.player_id in online),
-                    "taken_over": s.taken_over,
-                    "takeover_votes": len(s.takeover_votes),
-                    "resigned": s.resigned,
-                }
-                for s in snap.seats
-            ],
-            "time_control": snap.time_control.model_dump(),
-            "owner": {"id": snap.owner_id, "name": snap.owner_name},
-            "created_at": _iso(snap.created_at),
-            "private": snap.private,
-            "result": (
-                self.with_result_text(snap.engine, snap.result, lang)
-                if snap.status == FINISHED
-                else None
-            ),
-            "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
-            "on_resign": snap.on_resign,
-            "cancel_vote": public_cancel_vote(snap),
-            "next_table": snap.next_table,
-        }
-        if snap.private and viewer_id is not None and snap.seat_of(viewer_id) is not None:
-            public["invite_code"] = snap.invite_code
-        return public
-
-    def picture(
-        self,
-        snap: Snapshot,
-        seat: int | None,
-        events: list[dict[str, Any]] | None = None,
-        lang: Locale | None = None,
-    ) -> dict[str, Any]:
-        """The caller's picture of the table (API.md "GET state"): only its seat's view.
-
-        With ``lang``, the result also carries ``tiebreak_text`` (:meth:`with_result_text`)."""
-        engine = snap.engine
-        to_act = snap.to_act()
-        cached = snap.pictures.get(seat)
-        if cached is None:
-            view: dict[str, Any] | None = None
-            legal: list[dict[str, Any]] = []
-            if snap.state is not None:
-                view = engine.view(snap.state, seat).model_dump(mode="json")
-                # A resigned seat sends nothing more (its bot plays it).
-                if seat is not None and seat in to_act and not snap.seats[seat].resigned:
-                    legal = [
-                        a.model_dump(mode="json") for a in engine.legal_actions(snap.state, seat)
-                    ]
-            cached = snap.pictures[seat] = (view, legal)
-        view, legal = cached
-        picture: dict[str, Any] = {
-            "version": snap.version,
-            "status": snap.status,
-            "game": snap.game,
-            "to_act": to_act,
-            "seat": seat,
-            "view": view,
-            "legal_actions": legal,
-            "result": self.with_result_text(snap.engine, snap.result, lang),
-        }
-        picture["undoable"] = _may_undo(snap, seat)
-        if snap.status == PLAYING and snap.time_control.clock != "none":
-            picture["clock"] = clocks.public_clocks(snap.time_control, snap.clocks, time.time())
-        if events is not None:
-            picture["events"] = events
-        return picture
-
-    def with_text(
-        self, snap: Snapshot, events: list[dict[str, Any]], lang: Locale | None
-    ) -> list[dict[str, Any]]:
-        """The events with the engine's readable line for each (``text``), in ``lang``."""
-        if lang is None:
-            return events
-        return [{**e, "text": self.describe(snap.engine, e, lang)} for e in events]
-
-    def with_result_text(
-        self, engine: Engine, result: dict[str, Any] | None, lang: Locale | None
-    ) -> dict[str, Any] | None:
-        """The result, and with ``lang`` also ``tiebreak_text``: the game's explanation of the
-        ties for people in that language (seats as the log names them, "" when nothing needs
-        explaining). ``tiebreak`` stays as it is. Without a language, or if the game cannot
-        describe the result, the result as it is."""
-        if result is None or lang is None:
-            return result
-        made = platform_text(result, lang)
-        if made is not None:
-            return {**result, "tiebreak_text": made}
-        try:
-            text = describe_result(engine, result, lang)
-        except Exception:
-            # A result stored by an older engine version may not parse any more.
-            log.warning("result not describable", extra={"game": engine.info.id})
-            return result
-        text = "\n".join(line for line in (text, *resign_lines(result, lang)) if line)
-        return {**result, "tiebreak_text": text}
-
-    def describe_action(self, engine: Engine, action: dict[str, Any], lang: Locale) -> str:
-        """The game's readable line for a logged action (its type, if it no longer parses)."""
-        try:
-            return engine.describe(action_adapter(engine).validate_python(action), lang)
-        except Exception:
-            # An action stored by an older engine version may not parse any more.
-            log.warning("action not describable", extra={"type": action.get("type")})
-            return str(action.get("type", ""))
-
-    def describe(self, engine: Engine, event: dict[str, Any], lang: Locale) -> str:
-        kind = event.get("type")
-        if kind in PLATFORM_EVENTS:
-            return PLATFORM_EVENTS[kind][lang].format(number=event["seat"] + 1)
-        try:
-            return describe_event(engine, event, lang)
-        except Exception:
-            # An event stored by an older engine version may not parse any more; the
-            # log still shows it, as its type.
-            log.warning("event not describable", extra={"type": kind})
-            return str(kind)
-
     # ------------------------------------------------------------------ lobby
 
     async def create_table(
@@ -863,7 +599,7 @@ class TableService:
             rows = rows[:limit]
             snaps = [self._lightweight(row) for row in rows]
         following = lobby.encode_cursor(rows[-1].created_at, rows[-1].id) if more else None
-        return [self.table_public(s, viewer_id) for s in snaps], following
+        return [self.presenter.table_public(s, viewer_id) for s in snaps], following
 
     def _lightweight(self, row: GameTable) -> Snapshot:
         """A snapshot for listings: no state parsing (the listing never shows a view)."""
@@ -1075,7 +811,7 @@ class TableService:
         snap = await self.visible_snapshot(table_id, player, invite)
         seat = snap.seat_of(player.id if player else None)
         await self.check_undo(snap, seat)
-        return self.picture(snap, seat, lang=lang)
+        return self.presenter.picture(snap, seat, lang=lang)
 
     async def check_undo(self, snap: Snapshot, seat: int | None) -> None:
         """Settle ``snap.undo_seat`` for a table loaded without it (after a restart, or moved by
@@ -1246,7 +982,7 @@ class TableService:
                 task.add_done_callback(self._background.discard)
         self.schedule_bots(table_id)
         mine = _shown(new_snap, redact_events([(new_snap.version, seat, event_dicts)], seat), seat)
-        return self.picture(new_snap, seat, events=mine)
+        return self.presenter.picture(new_snap, seat, events=mine)
 
     async def undo(
         self, table_id: str, player: Player, version: int, client_id: str | None
@@ -1483,11 +1219,11 @@ class TableService:
         events = _shown(
             snap, redact_events([(record.version, record.seat, record.events)], seat), seat
         )
-        answer = self.picture(past, seat, events=events)
+        answer = self.presenter.picture(past, seat, events=events)
         # The same question as the first answer's, asked now: still the table's last move,
         # the seat's own, and one the rules let it take back.
         await self.check_undo(snap, seat)
-        answer["undoable"] = record.version == snap.version and _may_undo(snap, seat)
+        answer["undoable"] = record.version == snap.version and may_undo(snap, seat)
         answer["replayed"] = True
         return answer
 
@@ -1572,7 +1308,7 @@ class TableService:
         events = _shown(
             snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
         )
-        return {"version": snap.version, "events": self.with_text(snap, events, lang)}
+        return {"version": snap.version, "events": self.presenter.with_text(snap, events, lang)}
 
     async def replay(
         self, table_id: str, player: Player | None = None, invite: str | None = None
@@ -1587,7 +1323,7 @@ class TableService:
         rest = await self.replays.rendered(
             ("replay", snap.id, snap.version), lambda pacer: self._render_replay(snap, pacer)
         )
-        return b"".join((b'{"table":', dumps(self.table_public(snap)), b",", *rest, b"}"))
+        return b"".join((b'{"table":', dumps(self.presenter.table_public(snap)), b",", *rest, b"}"))
 
     async def _render_replay(self, snap: Snapshot, pacer: Pacer) -> list[bytes]:
         """``/replay`` without its table: the members after ``"table":…,``, in pieces."""
@@ -1613,7 +1349,7 @@ class TableService:
                 (b"," if n else b"")
                 + dumps(
                     {"version": r.version, "seat": r.seat, "action": r.action,
-                     "events": r.events, "kind": r.kind, "at": _iso(r.created_at)}
+                     "events": r.events, "kind": r.kind, "at": iso(r.created_at)}
                 )
             )  # fmt: skip
             await pacer.tick()
@@ -1704,12 +1440,12 @@ class TableService:
                 "actor": None if record is None else record.seat,
                 "action": None if record is None or record.kind == SETUP else record.action,
                 "kind": None if record is None else record.kind,
-                "events": self.with_text(snap, events, lang),
+                "events": self.presenter.with_text(snap, events, lang),
                 "state" if perspective == "full" else "view": picture,
                 "to_act": sorted(engine.to_act(state)),
             }
             if lang is not None and record is not None and record.kind == ACTION:
-                step["action_text"] = self.describe_action(engine, record.action, lang)
+                step["action_text"] = self.presenter.describe_action(engine, record.action, lang)
             steps.append(dumps(step))
             await pacer.tick()
         return steps
@@ -1750,7 +1486,7 @@ class TableService:
             except errors.NotFound:
                 continue
             seat = snap.seat_of(player.id)
-            table = self.table_public(snap, player.id)
+            table = self.presenter.table_public(snap, player.id)
             table["my_seat"] = seat
             table["my_turn"] = seat is not None and seat in snap.to_act()
             out.append(table)

@@ -28,7 +28,7 @@ async def resign(
 ) -> dict[str, Any]:
     """Resign from the running game: a bot plays your seat from now on, and the table's
     on_resign says your result (last place, or the place the bot reaches)."""
-    return service.table_public(await endings.resign(table_id, player), player.id)
+    return service.presenter.table_public(await endings.resign(table_id, player), player.id)
 
 
 @router.post("/cancel", response_model=TablePublic, dependencies=[VisibleTable])
@@ -37,7 +37,7 @@ async def propose_cancel(
 ) -> dict[str, Any]:
     """Propose to cancel the running game (owner only); every seated player still playing
     their seat must agree. The proposal counts as the owner's yes."""
-    return service.table_public(await endings.propose_cancel(table_id, player), player.id)
+    return service.presenter.table_public(await endings.propose_cancel(table_id, player), player.id)
 
 
 @router.post("/cancel/vote", response_model=TablePublic, dependencies=[VisibleTable])
@@ -51,7 +51,7 @@ async def vote_cancel(
     """Answer the owner's proposal to cancel: when everybody agrees the game ends as
     cancelled (no winner, not rated); one refusal turns the proposal down."""
     snap = await endings.vote_cancel(table_id, player, body.agree)
-    return service.table_public(snap, player.id)
+    return service.presenter.table_public(snap, player.id)
 
 
 @router.delete("", status_code=status.HTTP_204_NO_CONTENT, dependencies=[VisibleTable])
@@ -82,4 +82,4 @@ async def rematch(
     snap, created = await endings.rematch(table_id, player)
     if not created:
         response.status_code = status.HTTP_200_OK
-    return service.table_public(snap, player.id)
+    return service.presenter.table_public(snap, player.id)

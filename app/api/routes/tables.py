@@ -34,7 +34,7 @@ async def create_table(
         player, body.game, body.options, body.seats, body.private, body.time_control,
         body.on_resign,
     )  # fmt: skip
-    return service.table_public(snap, player.id)
+    return service.presenter.table_public(snap, player.id)
 
 
 @router.get(
@@ -90,7 +90,7 @@ async def get_table(
     """One table: seats, status, version, owner (a private one only to its players and to
     holders of its invite code; to anybody else it does not exist)."""
     snap = await service.visible_snapshot(table_id, player, invite)
-    return service.table_public(snap, player.id if player else None, lang)
+    return service.presenter.table_public(snap, player.id if player else None, lang)
 
 
 @router.post("/{table_id}/join", response_model=JoinOut)
@@ -126,7 +126,7 @@ async def add_bot(
 ) -> dict[str, Any]:
     """Seat a bot in the lowest free seat (owner only)."""
     snap, _ = await service.add_bot(table_id, player, body.level if body else None)
-    return service.table_public(snap, player.id)
+    return service.presenter.table_public(snap, player.id)
 
 
 @router.post("/{table_id}/start", response_model=TablePublic, dependencies=[VisibleTable])
@@ -134,7 +134,7 @@ async def start_table(
     table_id: TableId, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Deal and begin (owner only; every seat must be taken)."""
-    return service.table_public(await service.start(table_id, player), player.id)
+    return service.presenter.table_public(await service.start(table_id, player), player.id)
 
 
 @router.post(
@@ -147,7 +147,9 @@ async def vote_takeover(
     seat: int = Path(ge=0, le=11),
 ) -> dict[str, Any]:
     """Vote to hand an absent player's seat to a bot (a majority of the other players decides)."""
-    return service.table_public(await service.vote_takeover(table_id, player, seat), player.id)
+    return service.presenter.table_public(
+        await service.vote_takeover(table_id, player, seat), player.id
+    )
 
 
 @router.post("/{table_id}/take-back", response_model=TablePublic, dependencies=[VisibleTable])
@@ -155,4 +157,4 @@ async def take_back(
     table_id: TableId, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Take your seat back from the bot that was playing it."""
-    return service.table_public(await service.take_back(table_id, player), player.id)
+    return service.presenter.table_public(await service.take_back(table_id, player), player.id)

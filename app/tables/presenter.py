@@ -1,0 +1,183 @@
+"""How a table reads to the outside: the table object, each seat's picture of the game, and
+the readable lines of its log and result in a language (API.md "GET table", "GET state").
+
+One presenter for every path that shows a table (REST, the socket's frames, the replay), so
+they cannot drift apart; it only ever shows a seat its own view.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from app.fairness import commitment
+from app.games.base import Engine, Locale, action_adapter, describe_event, describe_result
+from app.tables import clocks
+from app.tables.outcomes import platform_text, resign_lines
+from app.tables.snapshot import (
+    FINISHED,
+    PLAYING,
+    Snapshot,
+    iso,
+    may_undo,
+    public_cancel_vote,
+)
+
+log = logging.getLogger("partida.tables")
+
+# Events the table itself records (no engine knows them), with their log lines; readable
+# lines count seats from 1, as the board shows them.
+PLATFORM_EVENTS: dict[str, dict[str, str]] = {
+    "action_undone": {
+        "en": "Seat {number} took back their last move.",
+        "es": "El asiento {number} deshizo su última jugada.",
+    },
+    "clock_timeout": {
+        "en": "Seat {number} ran out of time; a bot made the move.",
+        "es": "Al asiento {number} se le acabó el tiempo; un bot hizo la jugada.",
+    },
+}
+
+
+class Presenter:
+    def __init__(self, presence: Callable[[str], set[str]], now: Callable[[], float]) -> None:
+        # Who has a socket open to a table in this process ("connected" on each seat).
+        self.presence = presence
+        # The table service's clock: the clocks shown are read by the time the clocks kept
+        # are charged by.
+        self.now = now
+
+    def table_public(
+        self, snap: Snapshot, viewer_id: str | None = None, lang: Locale | None = None
+    ) -> dict[str, Any]:
+        """The table as API.md shows it; a private table's invite code only to its players."""
+        online = self.presence(snap.id)
+        public = {
+            "id": snap.id,
+            "game": snap.game,
+            "options": snap.options,
+            "status": snap.status,
+            "version": snap.version,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "player": {"id": s.player_id, "name": s.player_name} if s.player_id else None,
+                    "bot": s.bot_level is not None,
+                    "bot_level": s.bot_level,
+                    "connected": s.bot_level is not None or (s.player_id in online),
+                    "taken_over": s.taken_over,
+                    "takeover_votes": len(s.takeover_votes),
+                    "resigned": s.resigned,
+                }
+                for s in snap.seats
+            ],
+            "time_control": snap.time_control.model_dump(),
+            "owner": {"id": snap.owner_id, "name": snap.owner_name},
+            "created_at": iso(snap.created_at),
+            "private": snap.private,
+            "result": (
+                self.with_result_text(snap.engine, snap.result, lang)
+                if snap.status == FINISHED
+                else None
+            ),
+            "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
+            "on_resign": snap.on_resign,
+            "cancel_vote": public_cancel_vote(snap),
+            "next_table": snap.next_table,
+        }
+        if snap.private and viewer_id is not None and snap.seat_of(viewer_id) is not None:
+            public["invite_code"] = snap.invite_code
+        return public
+
+    def picture(
+        self,
+        snap: Snapshot,
+        seat: int | None,
+        events: list[dict[str, Any]] | None = None,
+        lang: Locale | None = None,
+    ) -> dict[str, Any]:
+        """The caller's picture of the table (API.md "GET state"): only its seat's view.
+
+        With ``lang``, the result also carries ``tiebreak_text`` (:meth:`with_result_text`)."""
+        engine = snap.engine
+        to_act = snap.to_act()
+        cached = snap.pictures.get(seat)
+        if cached is None:
+            view: dict[str, Any] | None = None
+            legal: list[dict[str, Any]] = []
+            if snap.state is not None:
+                view = engine.view(snap.state, seat).model_dump(mode="json")
+                # A resigned seat sends nothing more (its bot plays it).
+                if seat is not None and seat in to_act and not snap.seats[seat].resigned:
+                    legal = [
+                        a.model_dump(mode="json") for a in engine.legal_actions(snap.state, seat)
+                    ]
+            cached = snap.pictures[seat] = (view, legal)
+        view, legal = cached
+        picture: dict[str, Any] = {
+            "version": snap.version,
+            "status": snap.status,
+            "game": snap.game,
+            "to_act": to_act,
+            "seat": seat,
+            "view": view,
+            "legal_actions": legal,
+            "result": self.with_result_text(snap.engine, snap.result, lang),
+        }
+        picture["undoable"] = may_undo(snap, seat)
+        if snap.status == PLAYING and snap.time_control.clock != "none":
+            picture["clock"] = clocks.public_clocks(snap.time_control, snap.clocks, self.now())
+        if events is not None:
+            picture["events"] = events
+        return picture
+
+    def with_text(
+        self, snap: Snapshot, events: list[dict[str, Any]], lang: Locale | None
+    ) -> list[dict[str, Any]]:
+        """The events with the engine's readable line for each (``text``), in ``lang``."""
+        if lang is None:
+            return events
+        return [{**e, "text": self.describe(snap.engine, e, lang)} for e in events]
+
+    def with_result_text(
+        self, engine: Engine, result: dict[str, Any] | None, lang: Locale | None
+    ) -> dict[str, Any] | None:
+        """The result, and with ``lang`` also ``tiebreak_text``: the game's explanation of the
+        ties for people in that language (seats as the log names them, "" when nothing needs
+        explaining). ``tiebreak`` stays as it is. Without a language, or if the game cannot
+        describe the result, the result as it is."""
+        if result is None or lang is None:
+            return result
+        made = platform_text(result, lang)
+        if made is not None:
+            return {**result, "tiebreak_text": made}
+        try:
+            text = describe_result(engine, result, lang)
+        except Exception:
+            # A result stored by an older engine version may not parse any more.
+            log.warning("result not describable", extra={"game": engine.info.id})
+            return result
+        text = "\n".join(line for line in (text, *resign_lines(result, lang)) if line)
+        return {**result, "tiebreak_text": text}
+
+    def describe_action(self, engine: Engine, action: dict[str, Any], lang: Locale) -> str:
+        """The game's readable line for a logged action (its type, if it no longer parses)."""
+        try:
+            return engine.describe(action_adapter(engine).validate_python(action), lang)
+        except Exception:
+            # An action stored by an older engine version may not parse any more.
+            log.warning("action not describable", extra={"type": action.get("type")})
+            return str(action.get("type", ""))
+
+    def describe(self, engine: Engine, event: dict[str, Any], lang: Locale) -> str:
+        kind = event.get("type")
+        if kind in PLATFORM_EVENTS:
+            return PLATFORM_EVENTS[kind][lang].format(number=event["seat"] + 1)
+        try:
+            return describe_event(engine, event, lang)
+        except Exception:
+            # An event stored by an older engine version may not parse any more; the
+            # log still shows it, as its type.
+            log.warning("event not describable", extra={"type": kind})
+            return str(kind)

@@ -149,7 +149,7 @@ def _check_log(
     else:
         service = table.live.service()
         texts = [e.pop("text") for e in got]
-        assert texts == [service.describe(table.engine, e, lang) for e in expected]
+        assert texts == [service.presenter.describe(table.engine, e, lang) for e in expected]
         assert all(texts)
     assert got == expected, f"the log shows {viewer} something else than its events"
 

@@ -123,9 +123,13 @@ def test_every_games_options_read_in_words_for_players(
         for box in grid.locator("input[type=checkbox]").all():
             box.check()
         seats = int(page.input_value("#create-seats"))
-        page.click("#create-submit")
+        # This form's own request, not the one before (whose toast may still be showing).
+        with page.expect_request(
+            lambda r: r.method == "POST" and r.url.endswith("/api/v1/tables")
+        ) as posted:
+            page.click("#create-submit")
+        body = posted.value.post_data_json
         expect(page.locator(".toast-error").last).to_have_text(strings["error.table_full"])
-        body = sent[-1]
         engine = REGISTRY[gid]
         assert body["game"] == gid and body["seats"] == seats
         engine.validate_options(parse_options(engine, body["options"]), seats)

@@ -19,7 +19,6 @@ from typing import (
     Any,
     ClassVar,
     Generic,
-    Literal,
     NamedTuple,
     Protocol,
     TypeAlias,
@@ -40,8 +39,10 @@ from pydantic import (
 )
 from pydantic_core import to_json
 
+from app.games.messages import Locale as Locale
+from app.games.messages import Message, render
+
 Seat: TypeAlias = int
-Locale: TypeAlias = Literal["es", "en"]
 
 _MASK64 = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -338,20 +339,25 @@ class Engine(Protocol):
         """Return one element of ``legal_actions``, decided only from ``view``."""
         ...
 
-    def describe(self, item: BaseModel, locale: Locale = "en") -> str:
-        """Return a readable line for an action, an event or the game's :class:`Result`.
+    def message(self, item: BaseModel) -> Message:
+        """What people read about an action, an event or the game's :class:`Result`, as a
+        message of the catalogue (``static/i18n``; see :mod:`app.games.messages`).
 
         Scoring events may span several lines (joined by "\\n"): one per step, so a
         player can follow how the points came about.
 
-        For a ``Result`` it returns how the ties were settled, for people: seats named
-        as the log lines name them (numbered from 1), each tie on its own line, and ""
-        when no tie needs explaining. It reads only the ``Result`` (scores, ranking,
-        places, details), which may have gone through JSON: keys inside ``details``
-        may be strings (see :func:`by_seat`). ``Result.tiebreak`` stays the engine's
-        plain English record; the server sends this text next to it as
-        ``result.tiebreak_text`` when a client asks for a language.
+        For a ``Result`` it says how the ties were settled, for people: seats named
+        as the log lines name them, each tie on its own line, and "" when no tie needs
+        explaining. It reads only the ``Result`` (scores, ranking, places, details), which
+        may have gone through JSON: keys inside ``details`` may be strings (see
+        :func:`by_seat`). ``Result.tiebreak`` stays the engine's plain English record; the
+        server sends this text next to it as ``result.tiebreak_text`` when a client asks
+        for a language.
         """
+        ...
+
+    def describe(self, item: BaseModel, locale: Locale = "en") -> str:
+        """:meth:`message` as text in ``locale``, seats by number ("seat 2")."""
         ...
 
     def undoable(self, state: BaseModel, seat: Seat, action: Any) -> bool:
@@ -394,7 +400,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
     """The one object that makes a game's pure functions an :class:`Engine`.
 
     A game declares its parts (its models, its ``rules`` module, which satisfies
-    :class:`Rules`, and the functions of its ``view``, ``bot``, ``describe`` and ``undo``
+    :class:`Rules`, and the functions of its ``view``, ``bot``, ``describe`` (its messages)
+    and ``undo``
     modules) and this class guards the public calls
     once for every game, as OpenSpiel's base class checks a call before the game's hook
     runs: a state, options or view of another model is a programming error and raises
@@ -418,7 +425,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         rules: Rules[StateT, OptionsT, ActionT],
         view: Callable[[StateT, Seat | None], ViewT],
         bots: Mapping[str, BotPolicy[ViewT]],
-        describe: Callable[[BaseModel, Locale], str],
+        message: Callable[[BaseModel], Message] | None = None,
+        describe: Callable[[BaseModel, Locale], str] | None = None,  # TRANSITION: removed at merge
         undoable: Callable[[StateT, Seat, ActionT], bool],
         not_an_action: Refusal,
         redact_log: Callable[[StateT, list[dict[str, Any]], Seat | None], list[dict[str, Any]]]
@@ -460,6 +468,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._view = view
         self._result = rules.result
         self._bots = bots
+        self._message = message
         self._describe = describe
         self._undoable = undoable
         self._not_an_action = not_an_action
@@ -571,9 +580,16 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
             )
         return policy(view, legal_actions, rng)
 
+    def message(self, item: BaseModel) -> Message:
+        """What people read about an action, an event or the game's :class:`Result`."""
+        assert self._message is not None
+        return self._message(item)
+
     def describe(self, item: BaseModel, locale: Locale = "en") -> str:
-        """A readable line for an action, an event or the game's :class:`Result`."""
-        return self._describe(item, locale)
+        """:meth:`message` as text in ``locale``, seats by number ("seat 2")."""
+        if self._describe is not None:
+            return self._describe(item, locale)
+        return render(self.message(item), locale)
 
     def undoable(self, state: BaseModel, seat: Seat, action: Any) -> bool:
         """Whether ``seat`` may take ``action`` back right after taking it in ``state``.

@@ -19,29 +19,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from app.games.messages import Locale, Message, SeatRef, msg, render
+
 OnResign = Literal["last", "bot"]
 RESIGN_MODES: tuple[str, ...] = ("last", "bot")
 DEFAULT_ON_RESIGN: OnResign = "last"
-
-# The lines people read for the results the table makes (the engine explains only its own).
-TEXTS: dict[str, dict[str, str]] = {
-    "cancelled": {
-        "en": "The players agreed to cancel the game: no winner, and it is not rated.",
-        "es": "Los jugadores acordaron cancelar la partida: no hay ganador y no puntúa.",
-    },
-    "ended_early": {
-        "en": "The game ended early: every other player resigned.",
-        "es": "La partida terminó antes: los demás jugadores abandonaron.",
-    },
-    "last": {
-        "en": "Seat {number} resigned and is ranked last.",
-        "es": "El asiento {number} abandonó y queda último.",
-    },
-    "bot": {
-        "en": "Seat {number} resigned; a bot finished the seat.",
-        "es": "El asiento {number} abandonó; un bot terminó su partida.",
-    },
-}
 
 
 def _place_of(result: dict[str, Any], seat: int, index: int) -> int:
@@ -116,20 +98,33 @@ def cancelled_result() -> dict[str, Any]:
     }
 
 
-def resign_lines(result: dict[str, Any], lang: str) -> list[str]:
+def resign_messages(result: dict[str, Any]) -> list[Message]:
     """For people, after the engine's explanation of the ties: who resigned, and what it
-    meant for their place (seats numbered from 1, as the log lines number them)."""
+    meant for their place."""
     mode = result.get("on_resign")
     if mode not in RESIGN_MODES or result.get("ended_early"):
         return []
-    line = TEXTS[mode]["es" if lang == "es" else "en"]
-    return [line.format(number=int(seat) + 1) for seat in result.get("resigned") or ()]
+    return [
+        msg(f"table.result.resigned_{mode}", seat=SeatRef(int(seat)))
+        for seat in result.get("resigned") or ()
+    ]
 
 
-def platform_text(result: dict[str, Any], lang: str) -> str | None:
-    """The line for people of a result the table made (cancelled, ended early); None for
-    an engine's result (the engine explains its own ties)."""
+def resign_lines(result: dict[str, Any], lang: Locale) -> list[str]:
+    """:func:`resign_messages` as text (seats numbered from 1, as the log lines number them)."""
+    return [render(m, lang) for m in resign_messages(result)]
+
+
+def platform_message(result: dict[str, Any]) -> Message | None:
+    """What people read of a result the table made (cancelled, ended early); None for an
+    engine's result (the engine explains its own ties)."""
     for key in ("cancelled", "ended_early"):
         if result.get(key):
-            return TEXTS[key]["es" if lang == "es" else "en"]
+            return msg(f"table.result.{key}")
     return None
+
+
+def platform_text(result: dict[str, Any], lang: Locale) -> str | None:
+    """:func:`platform_message` as text."""
+    message = platform_message(result)
+    return None if message is None else render(message, lang)

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from app.fairness import commitment
-from app.games.base import Engine, Locale, action_adapter, describe_event, describe_result
+from app.games.base import Engine, Locale, action_adapter, describe_result, parse_event
+from app.games.messages import SeatRef, msg, render
 from app.tables import clocks
 from app.tables.outcomes import platform_text, resign_lines
 from app.tables.snapshot import (
@@ -26,18 +27,8 @@ from app.tables.snapshot import (
 
 log = logging.getLogger("partida.tables")
 
-# Events the table itself records (no engine knows them), with their log lines; readable
-# lines count seats from 1, as the board shows them.
-PLATFORM_EVENTS: dict[str, dict[str, str]] = {
-    "action_undone": {
-        "en": "Seat {number} took back their last move.",
-        "es": "El asiento {number} deshizo su última jugada.",
-    },
-    "clock_timeout": {
-        "en": "Seat {number} ran out of time; a bot made the move.",
-        "es": "Al asiento {number} se le acabó el tiempo; un bot hizo la jugada.",
-    },
-}
+# Events the table itself records (no engine knows them): their messages in the catalogue.
+PLATFORM_EVENTS = frozenset({"action_undone", "clock_timeout"})
 
 
 class Presenter:
@@ -135,10 +126,11 @@ class Presenter:
     def with_text(
         self, snap: Snapshot, events: list[dict[str, Any]], lang: Locale | None
     ) -> list[dict[str, Any]]:
-        """The events with the engine's readable line for each (``text``), in ``lang``."""
+        """The events with what people read of each, in ``lang`` (``text``) and as the
+        catalogue's message (``message``, which the browser renders naming the players)."""
         if lang is None:
             return events
-        return [{**e, "text": self.describe(snap.engine, e, lang)} for e in events]
+        return [{**e, **self.readable(snap.engine, e, lang)} for e in events]
 
     def with_result_text(
         self, engine: Engine, result: dict[str, Any] | None, lang: Locale | None
@@ -161,23 +153,39 @@ class Presenter:
         text = "\n".join(line for line in (text, *resign_lines(result, lang)) if line)
         return {**result, "tiebreak_text": text}
 
-    def describe_action(self, engine: Engine, action: dict[str, Any], lang: Locale) -> str:
-        """The game's readable line for a logged action (its type, if it no longer parses)."""
-        try:
-            return engine.describe(action_adapter(engine).validate_python(action), lang)
-        except Exception:
-            # An action stored by an older engine version may not parse any more.
-            log.warning("action not describable", extra={"type": action.get("type")})
-            return str(action.get("type", ""))
-
-    def describe(self, engine: Engine, event: dict[str, Any], lang: Locale) -> str:
+    def readable(self, engine: Engine, event: dict[str, Any], lang: Locale) -> dict[str, Any]:
+        """``text`` and ``message`` of a logged event: the table's own, or the game's (only its
+        type when it no longer parses)."""
         kind = event.get("type")
         if kind in PLATFORM_EVENTS:
-            return PLATFORM_EVENTS[kind][lang].format(number=event["seat"] + 1)
+            message = msg(f"table.line.{kind}", seat=SeatRef(event["seat"]))
+            return {"text": render(message, lang), "message": message.to_json()}
         try:
-            return describe_event(engine, event, lang)
+            item = parse_event(engine, event)
         except Exception:
             # An event stored by an older engine version may not parse any more; the
             # log still shows it, as its type.
             log.warning("event not describable", extra={"type": kind})
-            return str(kind)
+            return {"text": str(kind)}
+        return {"text": engine.describe(item, lang), "message": engine.message(item).to_json()}
+
+    def describe(self, engine: Engine, event: dict[str, Any], lang: Locale) -> str:
+        """The readable line of a logged event in ``lang``."""
+        text: str = self.readable(engine, event, lang)["text"]
+        return text
+
+    def readable_action(
+        self, engine: Engine, action: dict[str, Any], lang: Locale
+    ) -> dict[str, Any]:
+        """``action_text`` and ``action_message`` of a logged action (only its type when it
+        no longer parses)."""
+        try:
+            item = action_adapter(engine).validate_python(action)
+        except Exception:
+            # An action stored by an older engine version may not parse any more.
+            log.warning("action not describable", extra={"type": action.get("type")})
+            return {"action_text": str(action.get("type", ""))}
+        return {
+            "action_text": engine.describe(item, lang),
+            "action_message": engine.message(item).to_json(),
+        }

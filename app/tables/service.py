@@ -1445,7 +1445,7 @@ class TableService:
                 "to_act": sorted(engine.to_act(state)),
             }
             if lang is not None and record is not None and record.kind == ACTION:
-                step["action_text"] = self.presenter.describe_action(engine, record.action, lang)
+                step.update(self.presenter.readable_action(engine, record.action, lang))
             steps.append(dumps(step))
             await pacer.tick()
         return steps

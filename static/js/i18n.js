@@ -121,8 +121,11 @@ function hashToNumber(branch, n) {
   return out;
 }
 
-/** Fill a message's placeholders and plurals (see t); exported for the tests. */
-export function formatMessage(text, params, code = lang) {
+/** Fill a message's placeholders (see t and app/games/messages.py, whose syntax this shares:
+ *  `{x}`, `{x, plural, …}`, `{x, select, …}`, `{x, signed}`, `{x, seat, style}`). A parameter
+ *  may be a message tree (`{key, params}`), a seat (`{seat: n}`: its player's name when
+ *  `seatName` is given, else "seat n") or a list (`{list, sep}`). Exported for the tests. */
+export function formatMessage(text, params, code = lang, seatName = null) {
   let out = "";
   let i = 0;
   while (i < text.length) {
@@ -131,25 +134,66 @@ export function formatMessage(text, params, code = lang) {
     const end = closingBrace(text, open);
     if (end < 0) break;
     out += text.slice(i, open);
-    const inner = text.slice(open + 1, end - 1);
-    const simple = /^(\w+)$/.exec(inner);
-    const plural = /^\s*(\w+)\s*,\s*plural\s*,([\s\S]*)$/.exec(inner);
     const whole = text.slice(open, end);
-    if (simple) {
-      const value = params[simple[1]];
-      out += value === undefined || value === null ? whole : String(value);
-    } else if (plural) {
-      const n = Number(params[plural[1]]);
-      const branches = pluralBranches(plural[2]);
+    const head = /^\s*(\w+)\s*(?:,\s*(\w+)\s*(?:,([\s\S]*))?)?$/.exec(text.slice(open + 1, end - 1));
+    const value = head ? params[head[1]] : undefined;
+    if (!head || value === undefined || value === null) {
+      out += whole;
+    } else if (!head[2] || head[2] === "seat") {
+      out += paramText(value, code, seatName, (head[3] || "").trim() || "plain");
+    } else if (head[2] === "signed") {
+      const n = Number(value);
+      out += n < 0 ? String(n) : `+${n}`;
+    } else if (head[2] === "plural") {
+      const n = Number(value);
+      const branches = pluralBranches(head[3] || "");
       const branch =
         branches && Number.isFinite(n) ? (branches[`=${n}`] ?? branches[pluralCategory(code, n)] ?? branches.other) : undefined;
-      out += branch === undefined ? whole : formatMessage(hashToNumber(branch, n), params, code);
+      out += branch === undefined ? whole : formatMessage(hashToNumber(branch, n), params, code, seatName);
+    } else if (head[2] === "select") {
+      const branches = selectBranches(head[3] || "");
+      const branch = branches ? (branches[String(value)] ?? branches.other) : undefined;
+      out += branch === undefined ? whole : formatMessage(branch, params, code, seatName);
     } else {
       out += whole;
     }
     i = end;
   }
   return out + text.slice(i);
+}
+
+/** `a {…} b {…} other {…}` → {a: "…", …} (null when it does not parse). */
+function selectBranches(body) {
+  const branches = {};
+  let i = 0;
+  while (i < body.length) {
+    const head = /^\s*([^\s{}]+)\s*\{/.exec(body.slice(i));
+    if (!head) return body.slice(i).trim() ? null : branches;
+    const open = i + head[0].length - 1;
+    const end = closingBrace(body, open);
+    if (end < 0) return null;
+    branches[head[1]] = body.slice(open + 1, end - 1);
+    i = end;
+  }
+  return branches;
+}
+
+/** The text of one parameter: a number or string as is, a nested message, a seat, a list. */
+function paramText(value, code, seatName, style) {
+  if (Array.isArray(value?.list)) return value.list.map((v) => paramText(v, code, seatName, style)).join(value.sep ?? ", ");
+  if (typeof value?.seat === "number") {
+    if (seatName) return formatMessage(t(`seat.named.${style}`), { name: seatName(value.seat) }, code);
+    return formatMessage(t(`seat.${style}`), { n: value.seat + 1 }, code);
+  }
+  if (typeof value?.key === "string") return renderMessage(value, seatName, code) ?? value.key;
+  return String(value);
+}
+
+/** The text of a message tree (`{key, params}`, as the server sends it), seats named by
+ *  `seatName(seat)` when given; null when this page's catalogue does not hold the key. */
+export function renderMessage(message, seatName = null, code = lang) {
+  if (!message || !hasKey(message.key)) return null;
+  return formatMessage(dict[message.key], message.params || {}, code, seatName);
 }
 
 export function hasKey(key) {

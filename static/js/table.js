@@ -42,7 +42,6 @@ const state = {
   sent: null, // {id, kind}: the last action or undo frame sent (its answer carries ref = id)
   undo: null, // {version}: my own action was accepted at this version; "Take back" is offered
   clock: null, // the picture's clock plus `offset` (server time − browser time, in seconds)
-  genericRenderer: false, // the game has no renderer: the server's log lines read better
   conn: "connecting",
   myTurnBefore: false,
   botLevel: null,
@@ -122,12 +121,10 @@ async function loadRenderer(game) {
   await useGameStrings(game);
   try {
     state.renderer = await import(`./games/${encodeURIComponent(game)}.js`);
-    state.genericRenderer = false;
     await useGameStyles(game); // before the first board, which would otherwise flash unstyled
   } catch (err) {
     console.info(`no renderer for ${game}; using the generic one`, err);
     state.renderer = await import("./games/_generic.js");
-    state.genericRenderer = true;
   }
 }
 
@@ -1015,7 +1012,7 @@ function tiebreakLines(result) {
 
 /** Lines for the events the table itself records (no game knows them). */
 function describe(event) {
-  return logLine(event, state.renderer, context(), (seat) => seatName(state.table, seat), state.genericRenderer);
+  return logLine(event, state.renderer, context(), (seat) => seatName(state.table, seat));
 }
 
 /** The whole log again (its readable lines in the current language). */

@@ -31,6 +31,7 @@ from app.games.base import (
     random_bot,
     rank_by_score,
 )
+from app.games.messages import Message, SeatRef
 
 
 class PickOptions(BaseModel):
@@ -221,6 +222,15 @@ class PickEngine:
     def undoable(self, state: BaseModel, seat: Seat, action: BaseModel) -> bool:
         # A take draws a secret bonus card; passing reveals nothing.
         return isinstance(action, PassTurn)
+
+    def message(self, item: BaseModel) -> Message:
+        # Pick has no catalogue in static/i18n: the browser, not knowing these keys, shows
+        # the server's text (describe) instead.
+        if isinstance(item, Result):
+            return Message("pick.result")
+        fields = item.model_dump(exclude={"type", "visible_to"})
+        params = {k: SeatRef(v) if k == "seat" else v for k, v in fields.items()}
+        return Message(f"pick.{getattr(item, 'type', 'item')}", params)
 
     def describe(self, item: BaseModel, locale: Locale = "en") -> str:
         if isinstance(item, Result):

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 Locale: TypeAlias = Literal["es", "en"]
+LOCALES: tuple[Locale, ...] = ("es", "en")
 
 I18N_DIR = Path(__file__).resolve().parents[2] / "static" / "i18n"
 

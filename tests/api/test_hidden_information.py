@@ -145,11 +145,14 @@ def _check_log(
     expected = table.expected_log(viewer, since)
     got = body["events"]
     if lang is None:
-        assert all("text" not in e for e in got)
+        assert all("text" not in e and "message" not in e for e in got)
     else:
         service = table.live.service()
         texts = [e.pop("text") for e in got]
-        assert texts == [service.presenter.describe(table.engine, e, lang) for e in expected]
+        messages = [e.pop("message") for e in got]
+        readable = [service.presenter.readable(table.engine, e, lang) for e in expected]
+        assert texts == [r["text"] for r in readable]
+        assert messages == [r["message"] for r in readable]
         assert all(texts)
     assert got == expected, f"the log shows {viewer} something else than its events"
 

@@ -37,13 +37,13 @@ def test_two_browsers_see_each_others_moves_and_a_dropped_one_resyncs(
     # Ana bets while Ben is away.
     ana_page.click(".bet-option[data-tricks='3']")
     ana_page.click(".bet-confirm")
-    expect(ana_page.locator("#log-list")).to_contain_text("Ana bets 3.")
+    expect(ana_page.locator("#log-list")).to_contain_text("Ana bet 3 tricks")
 
     # Ben comes back: the page reconnects by itself and catches up (state and log).
     ben_context.set_offline(False)
     expect(ben_page.locator("#conn")).to_have_attribute("data-conn", "open", timeout=15_000)
     expect(ben_page.locator("body")).to_have_attribute("data-turn", "me")
-    expect(ben_page.locator("#log-list")).to_contain_text("Ana apuesta 3.")
+    expect(ben_page.locator("#log-list")).to_contain_text("Ana apostó 3 bazas")
     expect(ben_page.locator(".luz-player[data-seat='0'] .luz-bet-text")).to_contain_text(
         "apuesta 3"
     )
@@ -53,7 +53,7 @@ def test_two_browsers_see_each_others_moves_and_a_dropped_one_resyncs(
     ben_page.click(".bet-option[data-tricks='2']")
     ben_page.click("#bet-safety")
     ben_page.click(".bet-confirm")
-    expect(ana_page.locator("#log-list")).to_contain_text("Ben bets 2 with the safety bead.")
+    expect(ana_page.locator("#log-list")).to_contain_text("Ben bet 2 tricks with the safety bead")
     expect(ana_page.locator(".luz-player[data-seat='1'] .bead-safety")).to_have_count(1)
 
 

@@ -55,14 +55,14 @@ def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any
     expect(ranking.filter(has_text="Ana")).to_have_count(1)
     expect(page.locator("#turn-banner")).to_contain_text("Game over")
     expect(page.locator(".luz-sheet tbody tr")).to_have_count(4)
-    expect(page.locator("#log-list")).to_contain_text("The game is over.")
+    expect(page.locator("#log-list")).to_contain_text("Game over after 4 deals")
     page.screenshot(path="/tmp/partida-luz-end.png", full_page=True)
 
     # A reload shows the same ending, with the log rebuilt from the server.
     page.reload()
     expect(page.locator("#result .ranking .rank-row")).to_have_count(3)
     expect(page.locator("#log-list")).to_contain_text("Deal 4 scored")
-    expect(page.locator("#log-list")).to_contain_text("The game is over.")
+    expect(page.locator("#log-list")).to_contain_text("Game over after 4 deals")
     assert not problems, problems
 
 
@@ -110,7 +110,7 @@ def test_a_user_plays_luz_to_the_end_at_each_size_and_language(
     expect(page.locator("#result .ranking .rank-row")).to_have_count(3)
     expect(page.locator("#turn-banner")).to_contain_text(GAME_OVER[locale])
     if locale == "es-ES":
-        expect(page.locator("#log-list")).not_to_contain_text("The game is over.")
+        expect(page.locator("#log-list")).not_to_contain_text("Game over after 4 deals")
     assert _page_width(page) <= width, "the result is wider than the screen"
     assert not problems, problems
 

@@ -11,7 +11,7 @@ from app.games.base import GameEngine, GameInfo, Refusal
 from app.games.luz import bot, rules
 from app.games.luz.actions import ChooseHighEnd, LuzAction, PlaceBet, PlayCard
 from app.games.luz.data import MAX_PLAYERS, MIN_PLAYERS, max_length
-from app.games.luz.describe import describe
+from app.games.luz.describe import message
 from app.games.luz.events import LuzEvent
 from app.games.luz.figures import FIGURES
 from app.games.luz.memory import redact_log
@@ -33,7 +33,7 @@ ENGINE: GameEngine[LuzState, LuzOptions, ChooseHighEnd | PlaceBet | PlayCard, Lu
     rules=rules,
     view=view,
     bots={"normal": bot.choose},
-    describe=describe,
+    message=message,
     undoable=undoable,
     # With ``strict_memory``, while the game runs: no older trick's cards (§6 note 2).
     redact_log=redact_log,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final, Literal, TypeAlias
 
+from app.games.messages import LOCALES, msg, render
+
 Colour: TypeAlias = Literal["R", "Y", "G", "B", "P"]
 Card: TypeAlias = str
 Side: TypeAlias = Literal["left", "right"]
@@ -18,9 +20,9 @@ COLOUR_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(COLOURS)}
 #: The trump colour of the stained-glass edition (§5.6); option ``trump="none"`` disables it.
 TRUMP_COLOUR: Final[Colour] = "Y"
 
+#: Each colour's name, read from the catalogue (``luz.colour.<c>`` in static/i18n).
 COLOUR_NAMES: Final[dict[str, dict[str, str]]] = {
-    "en": {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "P": "purple"},
-    "es": {"R": "rojo", "Y": "amarillo", "G": "verde", "B": "azul", "P": "morado"},
+    locale: {c: render(msg(f"luz.colour.{c}"), locale) for c in COLOURS} for locale in LOCALES
 }
 
 MIN_PLAYERS: Final = 3

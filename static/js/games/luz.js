@@ -575,39 +575,6 @@ export function lastMove(event) {
   }
 }
 
-/** One readable log line per event; null hides an event (the dealt hands are on the board). */
-export function describeEvent(event, ctx) {
-  const name = (seat) => ctx.seatName(seat);
-  switch (event.type) {
-    case "deal_started":
-      return ctx.t("luz.log.deal_started", { deal: event.deal, name: name(event.first_player) });
-    case "hands_dealt":
-      return ctx.t("luz.log.hands_dealt", { n: event.undealt_count });
-    case "hand_shown":
-      return null;
-    case "high_end_chosen":
-      return ctx.t("luz.log.high_end_chosen", {
-        sorter: name(event.sorter),
-        name: name(event.seat),
-        side: ctx.t(`luz.side.${event.side}`),
-      });
-    case "bet_placed":
-      return ctx.t(event.safety ? "luz.log.bet_placed_safety" : "luz.log.bet_placed", { name: name(event.seat), n: event.tricks });
-    case "card_played":
-      return ctx.t("luz.log.card_played", { name: name(event.seat), card: cardText(ctx, event.card) });
-    case "trick_won":
-      return ctx.t("luz.log.trick_won", { name: name(event.seat), n: event.trick_no });
-    case "deal_scored":
-      return ctx.t("luz.log.deal_scored", {
-        deal: event.deal,
-        rows: event.rows.map((r) => `${name(r.seat)} ${r.points > 0 ? "+" : ""}${r.points} (${r.total})`).join(", "),
-      });
-    case "first_player_passed":
-      return ctx.t("luz.log.first_player_passed", { name: name(event.seat) });
-    case "game_ended":
-      return ctx.t("luz.log.game_ended");
-    default:
-      return undefined;
-  }
-}
+/** The log leaves out the dealt hands: they are on the board. */
+export const quietEvents = ["hand_shown"];
 

@@ -174,7 +174,7 @@ def test_the_replay_draws_each_step_with_the_games_own_renderer(
     # Luz's own board, from Ana's seat: her hand as backs, nothing to click.
     expect(page.locator("#board .luz-player[data-seat='0']")).to_be_visible()
     expect(page.locator("#board .bet-confirm")).to_have_count(0)
-    expect(page.locator("[data-testid=step-events]")).to_contain_text("Ana apuesta")
+    expect(page.locator("[data-testid=step-events]")).to_contain_text("Ana apostó")
     page.click("#replay-last")
     expect(page.locator("#board")).to_contain_text("Partida terminada")
     page.select_option("#perspective", "spectator")

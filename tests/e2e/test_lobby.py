@@ -50,11 +50,11 @@ def test_a_card_can_be_played_with_the_keyboard(new_context: Any, api: httpx.Cli
     page.keyboard.press("Enter")
     page.locator(".bet-confirm").focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#log-list")).to_contain_text("Kira bets 0.")
+    expect(page.locator("#log-list")).to_contain_text("Kira bet 0 tricks")
     # Seat 0 leads trick 1: every card is legal; Tab reaches them, Enter plays one.
     legal = page.locator(".hand-mine button.card.legal")
     expect(legal).to_have_count(10)
     legal.first.focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#log-list")).to_contain_text("Kira plays")
+    expect(page.locator("#log-list")).to_contain_text("Kira played")
     expect(page.locator(".hand-mine .card")).to_have_count(9)

@@ -138,19 +138,9 @@ def message(item: BaseModel) -> Message:
             return msg("luz.line.play_card", slot=slot)
         case DealStarted(deal=deal, first_player=first):
             return msg("luz.line.deal_started", deal=deal, first=SeatRef(first))
-        case HandsDealt(hands=hands, undealt_count=undealt):
-            backs = items(
-                (
-                    msg(
-                        "luz.text.backs",
-                        seat=SeatRef(h.seat),
-                        colours=" ".join(s.colour for s in h.slots),
-                    )
-                    for h in hands
-                ),
-                "; ",
-            )
-            return msg("luz.line.hands_dealt", backs=backs, undealt=undealt)
+        case HandsDealt(undealt_count=undealt):
+            # The backs are on the board; the line says only that the deal happened.
+            return msg("luz.line.hands_dealt", undealt=undealt)
         case HandShown(seat=seat, cards=cards):
             faces = " ".join(c.card for c in cards)
             return msg("luz.line.hand_shown", seat=SeatRef(seat), faces=faces)

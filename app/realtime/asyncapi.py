@@ -100,7 +100,8 @@ _QUERY = {
             "type": "string",
             "enum": ["es", "en"],
             "description": "every event in this socket's state frames also carries `text`, the "
-            "game's readable line for it in that language (as /log?lang=), and a finished "
+            "game's readable line for it in that language, and `message`, the same line as a "
+            "catalogue key with parameters (as /log?lang=), and a finished "
             "table's `result` (in state and table frames) also carries `tiebreak_text`, the "
             "game's explanation of the ties for people (as /state?lang=); without it, neither",
         },

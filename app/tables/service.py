@@ -15,7 +15,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
@@ -41,7 +41,7 @@ from app import errors
 from app.config import Settings
 from app.db import repo
 from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
-from app.fairness import commitment, new_secret, seed_from_secret
+from app.fairness import new_secret, seed_from_secret
 from app.games.base import (
     Engine,
     GameOver,
@@ -52,13 +52,13 @@ from app.games.base import (
     action_adapter,
     parse_action,
     parse_options,
-    redact_log,
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.refusals import validation_reason
 from app.tables import clocks, lobby, pace
 from app.tables.clocks import TimeControl, time_control_of
+from app.tables.history import History, redact_events, shown
 from app.tables.notify import TurnNotifier
 from app.tables.outcomes import (
     DEFAULT_ON_RESIGN,
@@ -69,11 +69,7 @@ from app.tables.replay import (
     ACTION,
     SETUP,
     UNDO,
-    Pacer,
     ReplayWork,
-    dumps,
-    paced_final_state,
-    replay_log,
 )
 from app.tables.snapshot import (
     FINISHED,
@@ -84,7 +80,6 @@ from app.tables.snapshot import (
     UNDO_SETTLED,
     SeatInfo,
     Snapshot,
-    iso,
     may_undo,
 )
 
@@ -126,10 +121,6 @@ def _check_client_id(client_id: str | None) -> None:
         )
 
 
-def _step(record: ActionRecord) -> tuple[int, int | None, str, dict[str, Any]]:
-    return (record.version, record.seat, record.kind, record.action)
-
-
 def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
@@ -153,32 +144,6 @@ def _votes(stored: Any, absent_since: datetime | None) -> list[dict[str, Any]]:
 
 def _vote_ids(stored: Any, absent_since: datetime | None) -> tuple[str, ...]:
     return tuple(str(v["voter"]) for v in _votes(stored, absent_since))
-
-
-def _event_for(event: dict[str, Any], seat: int | None) -> bool:
-    visible = event.get("visible_to")
-    return visible is None or (seat is not None and seat in visible)
-
-
-def redact_events(
-    entries: Iterable[tuple[int, int | None, list[dict[str, Any]]]], seat: int | None
-) -> list[dict[str, Any]]:
-    """The events ``seat`` may see, each tagged with its version and acting seat."""
-    out: list[dict[str, Any]] = []
-    for version, actor, events in entries:
-        for event in events:
-            if _event_for(event, seat):
-                public = {k: v for k, v in event.items() if k != "visible_to"}
-                out.append({"version": version, "actor": actor, **public})
-    return out
-
-
-def _shown(snap: Snapshot, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """Logged events as the game lets ``seat`` see them now (``base.redact_log``: e.g. Luz
-    ``strict_memory`` hides older tricks' cards while the game runs)."""
-    if snap.state is None or not events:
-        return events
-    return redact_log(snap.engine, snap.state, events, seat)
 
 
 def can_still_move() -> ColumnElement[bool]:
@@ -267,6 +232,13 @@ class TableService:
             slice_seconds=settings.replay_slice_seconds,
             lanes=settings.replay_concurrency,
             share=settings.replay_share,
+        )
+        self.history = History(
+            sessionmaker,
+            self.presenter,
+            self.replays,
+            self.visible_snapshot,
+            settings.catch_up_limit,
         )
 
     # ------------------------------------------------------------------ players
@@ -822,7 +794,7 @@ class TableService:
             return
         if snap.undo == UNDO_MOVER and seat != snap.undo_seat:
             return
-        records = await self.log_records(snap.id, snap.version - 1, limit=1)
+        records = await self.history.log_records(snap.id, snap.version - 1, limit=1)
         last = records[0] if records else None
         if (
             last is None
@@ -981,7 +953,7 @@ class TableService:
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
         self.schedule_bots(table_id)
-        mine = _shown(new_snap, redact_events([(new_snap.version, seat, event_dicts)], seat), seat)
+        mine = shown(new_snap, redact_events([(new_snap.version, seat, event_dicts)], seat), seat)
         return self.presenter.picture(new_snap, seat, events=mine)
 
     async def undo(
@@ -1006,7 +978,7 @@ class TableService:
                     f"you asked to undo at version {version} but the table is at version {snap.version}",
                     current_version=snap.version,
                 )
-            records = await self.log_records(table_id, snap.version - 1, limit=1)
+            records = await self.history.log_records(table_id, snap.version - 1, limit=1)
             last = records[0] if records else None
             if last is None or last.version != snap.version or last.kind != ACTION:
                 raise errors.NotUndoable(
@@ -1198,25 +1170,19 @@ class TableService:
         """The state before the table's last version (kept from the last commit, or re-played)."""
         if snap.previous is not None and snap.previous[0] == snap.version - 1:
             return snap.previous[1]
-        return await self.replay_state(snap, upto=snap.version - 1)
+        return await self.history.replay_state(snap, upto=snap.version - 1)
 
     async def _idempotent_answer(
         self, snap: Snapshot, seat: int, client_id: str
     ) -> dict[str, Any] | None:
         async with self.sessionmaker() as session:
-            record = (
-                await session.execute(
-                    select(ActionRecord).where(
-                        ActionRecord.table_id == snap.id, ActionRecord.client_id == client_id
-                    )
-                )
-            ).scalar_one_or_none()
+            record = await repo.record_by_client_id(session, snap.id, client_id)
         if record is None:
             return None
         if record.seat != seat:
             raise errors.IdempotencyConflict("that action id was already used by another seat")
-        past = await self.snapshot_at(snap, record.version)
-        events = _shown(
+        past = await self.history.snapshot_at(snap, record.version)
+        events = shown(
             snap, redact_events([(record.version, record.seat, record.events)], seat), seat
         )
         answer = self.presenter.picture(past, seat, events=events)
@@ -1226,229 +1192,6 @@ class TableService:
         answer["undoable"] = record.version == snap.version and may_undo(snap, seat)
         answer["replayed"] = True
         return answer
-
-    async def snapshot_at(self, snap: Snapshot, version: int) -> Snapshot:
-        """The table as it stood at ``version``, rebuilt from seed + log (the log is the truth)."""
-        if version == snap.version:
-            return snap
-        state = await self.replay_state(snap, upto=version)
-        engine = snap.engine
-        result = engine.result(state)
-        return replace(
-            snap,
-            status=FINISHED if result is not None else PLAYING,
-            version=version,
-            state=state,
-            result=result.model_dump(mode="json") if result else None,
-            recent=OrderedDict(),
-            pictures={},
-            patches={},
-            # Not the table's last version: nothing of it can be taken back any more.
-            undo_seat=None,
-            undo=UNDO_SETTLED,
-        )
-
-    async def log_records(
-        self, table_id: str, since: int, limit: int | None = None
-    ) -> list[ActionRecord]:
-        async with self.sessionmaker() as session:
-            query = (
-                select(ActionRecord)
-                .where(ActionRecord.table_id == table_id, ActionRecord.version > since)
-                .order_by(ActionRecord.version)
-            )
-            if limit is not None:
-                query = query.limit(limit)
-            return list((await session.execute(query)).scalars().all())
-
-    async def replay_state(self, snap: Snapshot, upto: int | None = None) -> BaseModel:
-        """setup(seed) and every logged action through ``apply``, up to a version (by default
-        the snapshot's). The state at a version never changes: it is kept (bounded), and the
-        re-play gives the event loop back as it goes."""
-        upto = snap.version if upto is None else upto
-
-        async def rebuild(pacer: Pacer) -> BaseModel:
-            engine = snap.engine
-            options = engine.Options.model_validate(snap.options)
-            state = engine.setup(snap.seat_count, snap.seed, options)
-            records = await self.log_records(snap.id, 1)
-            steps = [_step(r) for r in records if r.version <= upto]
-            return await paced_final_state(engine, state, steps, pacer)
-
-        return await self.replays.state((snap.id, upto), rebuild)
-
-    async def events_since(
-        self, snap: Snapshot, since: int, seat: int | None
-    ) -> list[dict[str, Any]] | None:
-        """Events after ``since`` visible to ``seat``; None when too far behind (send a snapshot)."""
-        since = max(since, 0)
-        if since >= snap.version:
-            return []
-        if snap.version - since > self.settings.catch_up_limit:
-            return None
-        wanted = range(since + 1, snap.version + 1)
-        if all(v in snap.recent for v in wanted):
-            return _shown(snap, redact_events(((v, *snap.recent[v]) for v in wanted), seat), seat)
-        records = await self.log_records(snap.id, since, limit=snap.version - since)
-        return _shown(
-            snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
-        )
-
-    async def public_log(
-        self,
-        table_id: str,
-        player: Player | None,
-        since: int,
-        lang: Locale | None = None,
-        invite: str | None = None,
-    ) -> dict[str, Any]:
-        snap = await self.visible_snapshot(table_id, player, invite)
-        seat = snap.seat_of(player.id if player else None)
-        records = await self.log_records(table_id, max(since, 0))
-        events = _shown(
-            snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
-        )
-        return {"version": snap.version, "events": self.presenter.with_text(snap, events, lang)}
-
-    async def replay(
-        self, table_id: str, player: Player | None = None, invite: str | None = None
-    ) -> bytes:
-        """The whole history of a finished game, rendered as JSON. All but the table's public
-        picture (it shows who is connected now) is rendered once and kept."""
-        snap = await self.visible_snapshot(table_id, player, invite)
-        if snap.status != FINISHED:
-            raise errors.NotFinished(
-                "the full history is shown only after the game has ended", reason="replay"
-            )
-        rest = await self.replays.rendered(
-            ("replay", snap.id, snap.version), lambda pacer: self._render_replay(snap, pacer)
-        )
-        return b"".join((b'{"table":', dumps(self.presenter.table_public(snap)), b",", *rest, b"}"))
-
-    async def _render_replay(self, snap: Snapshot, pacer: Pacer) -> list[bytes]:
-        """``/replay`` without its table: the members after ``"table":…,``, in pieces."""
-        engine = snap.engine
-        options = engine.Options.model_validate(snap.options)
-        initial = engine.setup(snap.seat_count, snap.seed, options)
-        records = await self.log_records(snap.id, 0)
-        setup = [r for r in records if r.kind == SETUP]
-        records = [r for r in records if r.kind != SETUP]
-        # Tables started before the setup was logged have no setup record: no setup_events.
-        setup_events = {"setup_events": setup[0].events} if setup else {}
-        head = {
-            "seed": snap.seed,
-            "seed_secret": snap.seed_secret or None,
-            "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
-            "seat_count": snap.seat_count,
-            "initial_state": initial.model_dump(mode="json"),
-            **setup_events,
-        }
-        pieces = [dumps(head)[1:-1], b',"actions":[']
-        for n, r in enumerate(records):
-            pieces.append(
-                (b"," if n else b"")
-                + dumps(
-                    {"version": r.version, "seat": r.seat, "action": r.action,
-                     "events": r.events, "kind": r.kind, "at": iso(r.created_at)}
-                )
-            )  # fmt: skip
-            await pacer.tick()
-        tail = {
-            "final_state": snap.state.model_dump(mode="json") if snap.state else None,
-            "result": snap.result,
-        }
-        pieces += [b"],", dumps(tail)[1:-1]]
-        return pieces
-
-    async def replay_steps(
-        self,
-        table_id: str,
-        perspective: str,
-        start: int,
-        count: int,
-        player: Player | None = None,
-        invite: str | None = None,
-        lang: Locale | None = None,
-    ) -> bytes:
-        """Step-by-step replay after the end: for versions start..start+count-1, what the chosen
-        perspective saw — the full state ("full"), a spectator's view ("spectator") or a seat's view
-        ("0", "1", …) — with the action and the events visible from there. Rendered as JSON:
-        each perspective's steps are rendered once (paced) and kept; a window is a slice.
-        With ``lang``, each event carries its readable line (``text``, as in the log) and each
-        action step the game's line for its action (``action_text``)."""
-        snap = await self.visible_snapshot(table_id, player, invite)
-        if snap.status != FINISHED:
-            raise errors.NotFinished(
-                "the replay is shown only after the game has ended", reason="replay"
-            )
-        seat: int | None = None
-        if perspective not in ("full", "spectator"):
-            if not perspective.isdigit() or int(perspective) >= snap.seat_count:
-                raise errors.ValidationFailed(
-                    f"perspective is full, spectator or a seat 0..{snap.seat_count - 1}",
-                    reason="not_a_choice",
-                    params={"expected": f"full, spectator, 0..{snap.seat_count - 1}"},
-                    field="perspective",
-                )
-            seat = int(perspective)
-        # "01" and "1" are one perspective, and one cache entry.
-        steps = await self.replays.rendered(
-            ("steps", snap.id, snap.version, "full" if perspective == "full" else seat, lang),
-            lambda pacer: self._render_steps(snap, perspective, seat, pacer, lang),
-        )
-        first = max(start, 1) - 1
-        window = steps[first : first + count]
-        head = dumps({"version": snap.version, "perspective": perspective})[:-1]
-        return b"".join((head, b',"steps":[', b",".join(window), b"]}"))
-
-    async def _render_steps(
-        self,
-        snap: Snapshot,
-        perspective: str,
-        seat: int | None,
-        pacer: Pacer,
-        lang: Locale | None = None,
-    ) -> list[bytes]:
-        """Every version's step from one perspective, each rendered on its own (in order)."""
-        engine = snap.engine
-        state = engine.setup(
-            snap.seat_count, snap.seed, engine.Options.model_validate(snap.options)
-        )
-        records = await self.log_records(snap.id, 0)
-        by_version = {r.version: r for r in records}
-        states = replay_log(engine, state, [_step(r) for r in records])
-        steps: list[bytes] = []
-        for version in range(1, snap.version + 1):
-            # Version 1 is the setup: its record (if the table has one) carries its events.
-            record = by_version.get(version)
-            if version > 1:
-                _version, state = next(states)
-            picture = (
-                state.model_dump(mode="json")
-                if perspective == "full"
-                else engine.view(state, seat).model_dump(mode="json")
-            )
-            events = [] if record is None else record.events
-            if perspective != "full":
-                events = [
-                    {k: v for k, v in e.items() if k != "visible_to"}
-                    for e in events
-                    if _event_for(e, seat)
-                ]
-            step: dict[str, Any] = {
-                "version": version,
-                "actor": None if record is None else record.seat,
-                "action": None if record is None or record.kind == SETUP else record.action,
-                "kind": None if record is None else record.kind,
-                "events": self.presenter.with_text(snap, events, lang),
-                "state" if perspective == "full" else "view": picture,
-                "to_act": sorted(engine.to_act(state)),
-            }
-            if lang is not None and record is not None and record.kind == ACTION:
-                step.update(self.presenter.readable_action(engine, record.action, lang))
-            steps.append(dumps(step))
-            await pacer.tick()
-        return steps
 
     def _alert_new_turns(self, snap: Snapshot, before: set[int]) -> None:
         """Webhook alerts for human seats that have just become due to act."""

@@ -188,7 +188,7 @@ def test_replay_from_seed_and_log_equals_the_snapshot(
 
     async def check() -> tuple[Any, Any]:
         snap = await service.snapshot(tid)
-        rebuilt = await service.replay_state(snap)
+        rebuilt = await service.history.replay_state(snap)
         return rebuilt.model_dump(mode="json"), snap.state.model_dump(mode="json")
 
     future = asyncio.run_coroutine_threadsafe(check(), _loop_of(live))

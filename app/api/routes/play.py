@@ -72,7 +72,7 @@ async def get_log(
     invite: Invite = None,
 ) -> dict[str, Any]:
     """The events the caller may see after version ``since``, each with its version."""
-    return await service.public_log(table_id, player, since, lang, invite)
+    return await service.history.public_log(table_id, player, since, lang, invite)
 
 
 # The replays come rendered (kept once rendered: a finished game never changes): no
@@ -90,7 +90,7 @@ async def get_replay(
     table_id: TableId, service: ServiceDep, player: OptionalPlayer, invite: Invite = None
 ) -> Response:
     """The full history with hidden information (only after the game has ended)."""
-    body = await service.replay(table_id, player, invite)
+    body = await service.history.replay(table_id, player, invite)
     return Response(body, media_type="application/json")
 
 
@@ -114,7 +114,7 @@ async def get_replay_steps(
     ),
 ) -> Response:
     """After the end: the game version by version, from one perspective (for the replay viewer)."""
-    body = await service.replay_steps(table_id, perspective, start, count, player, invite, lang)
+    body = await service.history.replay_steps(table_id, perspective, start, count, player, invite, lang)
     return Response(body, media_type="application/json")
 
 

@@ -1,0 +1,300 @@
+"""A table's history: its log, the state at any version (re-played from seed + log), and
+the replay of a finished game, step by step and from any perspective.
+
+The log is the truth: every state here is ``setup(seed)`` and the logged actions through
+``apply``, re-played in :class:`~app.tables.replay.ReplayWork` (paced, shared and kept).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
+from typing import Any, TypeAlias
+
+from pydantic import BaseModel
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app import errors
+from app.db import repo
+from app.db.models import ActionRecord, Player
+from app.fairness import commitment
+from app.games.base import Locale, redact_log
+from app.tables.presenter import Presenter
+from app.tables.replay import (
+    ACTION,
+    SETUP,
+    Pacer,
+    ReplayWork,
+    dumps,
+    paced_final_state,
+    replay_log,
+)
+from app.tables.snapshot import FINISHED, PLAYING, UNDO_SETTLED, Snapshot, iso
+
+#: The table as stored now, if the viewer (or the invite) may read it.
+VisibleSnapshot: TypeAlias = Callable[[str, Player | None, str | None], Awaitable[Snapshot]]
+
+
+def step_of(record: ActionRecord) -> tuple[int, int | None, str, dict[str, Any]]:
+    return (record.version, record.seat, record.kind, record.action)
+
+
+def event_for(event: dict[str, Any], seat: int | None) -> bool:
+    visible = event.get("visible_to")
+    return visible is None or (seat is not None and seat in visible)
+
+
+def redact_events(
+    entries: Iterable[tuple[int, int | None, list[dict[str, Any]]]], seat: int | None
+) -> list[dict[str, Any]]:
+    """The events ``seat`` may see, each tagged with its version and acting seat."""
+    out: list[dict[str, Any]] = []
+    for version, actor, events in entries:
+        for event in events:
+            if event_for(event, seat):
+                public = {k: v for k, v in event.items() if k != "visible_to"}
+                out.append({"version": version, "actor": actor, **public})
+    return out
+
+
+def shown(snap: Snapshot, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Logged events as the game lets ``seat`` see them now (``base.redact_log``: e.g. Luz
+    ``strict_memory`` hides older tricks' cards while the game runs)."""
+    if snap.state is None or not events:
+        return events
+    return redact_log(snap.engine, snap.state, events, seat)
+
+
+class History:
+    """The log and the replays of every table, read from the database."""
+
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        presenter: Presenter,
+        replays: ReplayWork,
+        visible_snapshot: VisibleSnapshot,
+        catch_up_limit: int,
+    ) -> None:
+        self.sessionmaker = sessionmaker
+        self.presenter = presenter
+        self.replays = replays
+        self.visible_snapshot = visible_snapshot
+        self.catch_up_limit = catch_up_limit
+
+    async def snapshot_at(self, snap: Snapshot, version: int) -> Snapshot:
+        """The table as it stood at ``version``, rebuilt from seed + log (the log is the truth)."""
+        if version == snap.version:
+            return snap
+        state = await self.replay_state(snap, upto=version)
+        engine = snap.engine
+        result = engine.result(state)
+        return replace(
+            snap,
+            status=FINISHED if result is not None else PLAYING,
+            version=version,
+            state=state,
+            result=result.model_dump(mode="json") if result else None,
+            recent=OrderedDict(),
+            pictures={},
+            patches={},
+            # Not the table's last version: nothing of it can be taken back any more.
+            undo_seat=None,
+            undo=UNDO_SETTLED,
+        )
+
+    async def log_records(
+        self, table_id: str, since: int, limit: int | None = None
+    ) -> list[ActionRecord]:
+        async with self.sessionmaker() as session:
+            return await repo.log_records(session, table_id, since, limit)
+
+    async def replay_state(self, snap: Snapshot, upto: int | None = None) -> BaseModel:
+        """setup(seed) and every logged action through ``apply``, up to a version (by default
+        the snapshot's). The state at a version never changes: it is kept (bounded), and the
+        re-play gives the event loop back as it goes."""
+        upto = snap.version if upto is None else upto
+
+        async def rebuild(pacer: Pacer) -> BaseModel:
+            engine = snap.engine
+            options = engine.Options.model_validate(snap.options)
+            state = engine.setup(snap.seat_count, snap.seed, options)
+            records = await self.log_records(snap.id, 1)
+            steps = [step_of(r) for r in records if r.version <= upto]
+            return await paced_final_state(engine, state, steps, pacer)
+
+        return await self.replays.state((snap.id, upto), rebuild)
+
+    async def events_since(
+        self, snap: Snapshot, since: int, seat: int | None
+    ) -> list[dict[str, Any]] | None:
+        """Events after ``since`` visible to ``seat``; None when too far behind (send a snapshot)."""
+        since = max(since, 0)
+        if since >= snap.version:
+            return []
+        if snap.version - since > self.catch_up_limit:
+            return None
+        wanted = range(since + 1, snap.version + 1)
+        if all(v in snap.recent for v in wanted):
+            return shown(snap, redact_events(((v, *snap.recent[v]) for v in wanted), seat), seat)
+        records = await self.log_records(snap.id, since, limit=snap.version - since)
+        return shown(
+            snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
+        )
+
+    async def public_log(
+        self,
+        table_id: str,
+        player: Player | None,
+        since: int,
+        lang: Locale | None = None,
+        invite: str | None = None,
+    ) -> dict[str, Any]:
+        snap = await self.visible_snapshot(table_id, player, invite)
+        seat = snap.seat_of(player.id if player else None)
+        records = await self.log_records(table_id, max(since, 0))
+        events = shown(
+            snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
+        )
+        return {"version": snap.version, "events": self.presenter.with_text(snap, events, lang)}
+
+    async def replay(
+        self, table_id: str, player: Player | None = None, invite: str | None = None
+    ) -> bytes:
+        """The whole history of a finished game, rendered as JSON. All but the table's public
+        picture (it shows who is connected now) is rendered once and kept."""
+        snap = await self.visible_snapshot(table_id, player, invite)
+        if snap.status != FINISHED:
+            raise errors.NotFinished(
+                "the full history is shown only after the game has ended", reason="replay"
+            )
+        rest = await self.replays.rendered(
+            ("replay", snap.id, snap.version), lambda pacer: self._render_replay(snap, pacer)
+        )
+        return b"".join((b'{"table":', dumps(self.presenter.table_public(snap)), b",", *rest, b"}"))
+
+    async def _render_replay(self, snap: Snapshot, pacer: Pacer) -> list[bytes]:
+        """``/replay`` without its table: the members after ``"table":…,``, in pieces."""
+        engine = snap.engine
+        options = engine.Options.model_validate(snap.options)
+        initial = engine.setup(snap.seat_count, snap.seed, options)
+        records = await self.log_records(snap.id, 0)
+        setup = [r for r in records if r.kind == SETUP]
+        records = [r for r in records if r.kind != SETUP]
+        # Tables started before the setup was logged have no setup record: no setup_events.
+        setup_events = {"setup_events": setup[0].events} if setup else {}
+        head = {
+            "seed": snap.seed,
+            "seed_secret": snap.seed_secret or None,
+            "seed_commitment": commitment(snap.seed_secret) if snap.seed_secret else None,
+            "seat_count": snap.seat_count,
+            "initial_state": initial.model_dump(mode="json"),
+            **setup_events,
+        }
+        pieces = [dumps(head)[1:-1], b',"actions":[']
+        for n, r in enumerate(records):
+            pieces.append(
+                (b"," if n else b"")
+                + dumps(
+                    {"version": r.version, "seat": r.seat, "action": r.action,
+                     "events": r.events, "kind": r.kind, "at": iso(r.created_at)}
+                )
+            )  # fmt: skip
+            await pacer.tick()
+        tail = {
+            "final_state": snap.state.model_dump(mode="json") if snap.state else None,
+            "result": snap.result,
+        }
+        pieces += [b"],", dumps(tail)[1:-1]]
+        return pieces
+
+    async def replay_steps(
+        self,
+        table_id: str,
+        perspective: str,
+        start: int,
+        count: int,
+        player: Player | None = None,
+        invite: str | None = None,
+        lang: Locale | None = None,
+    ) -> bytes:
+        """Step-by-step replay after the end: for versions start..start+count-1, what the chosen
+        perspective saw — the full state ("full"), a spectator's view ("spectator") or a seat's view
+        ("0", "1", …) — with the action and the events visible from there. Rendered as JSON:
+        each perspective's steps are rendered once (paced) and kept; a window is a slice.
+        With ``lang``, each event carries its readable line (``text``, as in the log) and each
+        action step the game's line for its action (``action_text``)."""
+        snap = await self.visible_snapshot(table_id, player, invite)
+        if snap.status != FINISHED:
+            raise errors.NotFinished(
+                "the replay is shown only after the game has ended", reason="replay"
+            )
+        seat: int | None = None
+        if perspective not in ("full", "spectator"):
+            if not perspective.isdigit() or int(perspective) >= snap.seat_count:
+                raise errors.ValidationFailed(
+                    f"perspective is full, spectator or a seat 0..{snap.seat_count - 1}",
+                    reason="not_a_choice",
+                    params={"expected": f"full, spectator, 0..{snap.seat_count - 1}"},
+                    field="perspective",
+                )
+            seat = int(perspective)
+        # "01" and "1" are one perspective, and one cache entry.
+        steps = await self.replays.rendered(
+            ("steps", snap.id, snap.version, "full" if perspective == "full" else seat, lang),
+            lambda pacer: self._render_steps(snap, perspective, seat, pacer, lang),
+        )
+        first = max(start, 1) - 1
+        window = steps[first : first + count]
+        head = dumps({"version": snap.version, "perspective": perspective})[:-1]
+        return b"".join((head, b',"steps":[', b",".join(window), b"]}"))
+
+    async def _render_steps(
+        self,
+        snap: Snapshot,
+        perspective: str,
+        seat: int | None,
+        pacer: Pacer,
+        lang: Locale | None = None,
+    ) -> list[bytes]:
+        """Every version's step from one perspective, each rendered on its own (in order)."""
+        engine = snap.engine
+        state = engine.setup(
+            snap.seat_count, snap.seed, engine.Options.model_validate(snap.options)
+        )
+        records = await self.log_records(snap.id, 0)
+        by_version = {r.version: r for r in records}
+        states = replay_log(engine, state, [step_of(r) for r in records])
+        steps: list[bytes] = []
+        for version in range(1, snap.version + 1):
+            # Version 1 is the setup: its record (if the table has one) carries its events.
+            record = by_version.get(version)
+            if version > 1:
+                _version, state = next(states)
+            picture = (
+                state.model_dump(mode="json")
+                if perspective == "full"
+                else engine.view(state, seat).model_dump(mode="json")
+            )
+            events = [] if record is None else record.events
+            if perspective != "full":
+                events = [
+                    {k: v for k, v in e.items() if k != "visible_to"}
+                    for e in events
+                    if event_for(e, seat)
+                ]
+            step: dict[str, Any] = {
+                "version": version,
+                "actor": None if record is None else record.seat,
+                "action": None if record is None or record.kind == SETUP else record.action,
+                "kind": None if record is None else record.kind,
+                "events": self.presenter.with_text(snap, events, lang),
+                "state" if perspective == "full" else "view": picture,
+                "to_act": sorted(engine.to_act(state)),
+            }
+            if lang is not None and record is not None and record.kind == ACTION:
+                step.update(self.presenter.readable_action(engine, record.action, lang))
+            steps.append(dumps(step))
+            await pacer.tick()
+        return steps

@@ -2,7 +2,7 @@
 
 Exports ``ENGINE``, the one object the platform knows (``app.games.base.Engine``): the
 shared :class:`~app.games.base.GameEngine` over Glück Auf's ``rules``, ``view``, ``bot``,
-``describe`` and ``undo``.
+``message`` and ``undo``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from app.games.base import GameEngine, GameInfo, Refusal
 
 from . import bot, rules
 from .actions import Action, AnyAction
-from .describe import describe
+from .describe import message
 from .events import GluckaufEvent
 from .figures import FIGURES
 from .rules import GluckaufOptions, GluckaufState
@@ -32,7 +32,7 @@ ENGINE: GameEngine[GluckaufState, GluckaufOptions, AnyAction, GluckaufView] = Ga
     rules=rules,
     view=view,
     bots={"normal": bot.choose},
-    describe=describe,
+    message=message,
     undoable=undoable,
     not_an_action=Refusal("not a Glück Auf action", "gluckauf.not_an_action"),
 )

@@ -22,8 +22,9 @@ from tests.support.playthrough import play_steps, sample_games
 
 NAMES = ["Ana", "Ben", "Carla", "Dario", "Eva"]
 
-RENDER = """async ([lang, trees, names]) => {
+RENDER = """async ([game, lang, trees, names]) => {
   const i18n = await import("/static/js/i18n.js");
+  await i18n.useGameStrings(game);
   await i18n.setLang(lang);
   const byName = (seat) => names[seat];
   return trees.map((t) => [i18n.renderMessage(t), i18n.renderMessage(t, byName)]);
@@ -64,7 +65,7 @@ def test_the_browser_renders_every_message_as_the_server_does(
     page.goto(f"/games/{game}/rules")
     page.wait_for_load_state("networkidle")
     for lang in LOCALES:
-        got = page.evaluate(RENDER, [lang, trees, NAMES])
+        got = page.evaluate(RENDER, [game, lang, trees, NAMES])
         for message, (numbered, named) in zip(messages, got, strict=True):
             assert numbered == render(message, lang), message
             assert named == render(message, lang, NAMES.__getitem__), message

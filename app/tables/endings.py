@@ -10,7 +10,6 @@ say what happened. What a resignation does to the result is app.tables.outcomes.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
@@ -55,7 +54,7 @@ class Endings:
         ended = False
         async with service.table_lock(table_id):
             async with service.sessionmaker() as session, session.begin():
-                row = await service._lock_row(session, table_id)
+                row = await service.lock_row(session, table_id)
                 mine = _seat_of(row, player)
                 if row.status != PLAYING:
                     raise errors.NotPlaying(f"the table is {row.status}, not playing")
@@ -89,7 +88,7 @@ class Endings:
         )
         await self._announce(snap, state=True)
         if snap.status == FINISHED and snap.result and not snap.result.get("cancelled"):
-            self._rate(table_id)
+            self.service.game_finished(table_id)
         elif snap.status == PLAYING:
             service.schedule_bots(table_id)
         return snap
@@ -151,7 +150,7 @@ class Endings:
         service = self.service
         async with service.table_lock(table_id):
             async with service.sessionmaker() as session, session.begin():
-                row = await service._lock_row(session, table_id)
+                row = await service.lock_row(session, table_id)
                 change(row)
                 row.updated_at = utcnow()
             service.invalidate(table_id)
@@ -186,7 +185,7 @@ class Endings:
         service = self.service
         async with service.table_lock(table_id):
             async with service.sessionmaker() as session, session.begin():
-                row = await service._lock_row(session, table_id)
+                row = await service.lock_row(session, table_id)
                 if row.owner_id != player.id:
                     raise errors.Forbidden("only the table's owner may delete it")
                 if row.status != OPEN:
@@ -220,9 +219,9 @@ class Endings:
         created: GameTable | None = None
         async with service.table_lock(table_id):
             # The writer (SQLite) and the table's row order this with every other change;
-            # the caller's row orders their creates for the cap (service._check_table_cap).
-            async with service._writer, service.sessionmaker() as session, session.begin():
-                row = await service._lock_row(session, table_id)
+            # the caller's row orders their creates for the cap (service.check_table_cap).
+            async with service.writer, service.sessionmaker() as session, session.begin():
+                row = await service.lock_row(session, table_id)
                 _seat_of(row, player)
                 if row.status != FINISHED:
                     raise errors.NotFinished("play again once this game has ended")
@@ -230,7 +229,7 @@ class Endings:
                     await session.get(GameTable, row.next_table_id) if row.next_table_id else None
                 )
                 if existing is None:
-                    await service._check_table_cap(session, player)
+                    await service.check_table_cap(session, player)
                     created = self._next_table(row, player)
                     session.add(created)
                     # Inserted first: the old table's pointer refers to it.
@@ -250,7 +249,7 @@ class Endings:
 
     def _next_table(self, row: GameTable, player: Player) -> GameTable:
         engine = self.service.engine(row.game)
-        options = self.service._parse_options(engine, row.options, row.seat_count)
+        options = self.service.table_options(engine, row.options, row.seat_count)
         secret = new_secret()
         now = utcnow()
         table = GameTable(
@@ -287,12 +286,4 @@ class Endings:
         (legal actions gone for a resigned seat, or the result), at the same version."""
         await self.service.announce_table(snap.id, snap.version)
         if state:
-            await self.service._publish(snap.id, snap.version, "refresh")
-
-    def _rate(self, table_id: str) -> None:
-        finished = self.service.on_finished
-        if finished is None:
-            return
-        task: asyncio.Task[Any] = asyncio.create_task(finished(table_id))
-        self.service._background.add(task)
-        task.add_done_callback(self.service._background.discard)
+            await self.service.publish(snap.id, snap.version, "refresh")

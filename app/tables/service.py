@@ -213,7 +213,7 @@ class TableService:
         # SQLite has one writer: two transactions that meet wait in its busy handler, which
         # sleeps up to 100 ms at a time. Taking turns here instead keeps commits in order and
         # the slowest ones fast. PostgreSQL writes different rows concurrently; no lock.
-        self._writer: contextlib.AbstractAsyncContextManager[Any] = (
+        self.writer: contextlib.AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if settings.is_sqlite else contextlib.nullcontext()
         )
         self._closing = False
@@ -292,7 +292,7 @@ class TableService:
 
     async def announce_table(self, table_id: str, version: int = 0) -> None:
         """Tell every instance that the table's seats or status changed (or that it is gone)."""
-        await self._publish(table_id, version, "table")
+        await self.publish(table_id, version, "table")
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -450,7 +450,7 @@ class TableService:
                 params={"min": info.min_players, "max": info.max_players, "seats": seat_count},
                 field="seats",
             )
-        parsed = self._parse_options(engine, options or {}, seat_count)
+        parsed = self.table_options(engine, options or {}, seat_count)
         secret = new_secret()
         table = GameTable(
             id=new_id(),
@@ -474,14 +474,14 @@ class TableService:
         # The count and the insert are one transaction that holds the owner's row (PostgreSQL:
         # every instance's creates by this owner queue there) or the writer (SQLite, one
         # process): concurrent creates cannot all pass a count that none of them has changed.
-        async with self._writer, self.sessionmaker() as session, session.begin():
-            await self._check_table_cap(session, owner)
+        async with self.writer, self.sessionmaker() as session, session.begin():
+            await self.check_table_cap(session, owner)
             session.add(table)
         snap = await self.snapshot(table.id)
-        await self._publish(snap.id, snap.version, "table")
+        await self.publish(snap.id, snap.version, "table")
         return snap
 
-    async def _check_table_cap(self, session: AsyncSession, owner: Player) -> None:
+    async def check_table_cap(self, session: AsyncSession, owner: Player) -> None:
         """Refuse a table beyond the owner's cap; call it in the transaction that inserts."""
         cap = self.settings.max_open_tables_per_player
         # FOR NO KEY UPDATE: the owner's creates queue on it; their joins and moves (rows
@@ -506,7 +506,7 @@ class TableService:
             )  # fmt: skip
 
     @staticmethod
-    def _parse_options(engine: Engine, options: dict[str, Any], seat_count: int) -> BaseModel:
+    def table_options(engine: Engine, options: dict[str, Any], seat_count: int) -> BaseModel:
         if not isinstance(options, dict):
             raise errors.ValidationFailed(
                 "options must be a JSON object",
@@ -569,11 +569,11 @@ class TableService:
             rows = list((await session.execute(query)).unique().scalars().all())
             more = len(rows) > limit
             rows = rows[:limit]
-            snaps = [self._lightweight(row) for row in rows]
+            snaps = [self.lightweight(row) for row in rows]
         following = lobby.encode_cursor(rows[-1].created_at, rows[-1].id) if more else None
         return [self.presenter.table_public(s, viewer_id) for s in snaps], following
 
-    def _lightweight(self, row: GameTable) -> Snapshot:
+    def lightweight(self, row: GameTable) -> Snapshot:
         """A snapshot for listings: no state parsing (the listing never shows a view)."""
         return Snapshot(
             id=row.id, game=row.game, engine=self.games[row.game], options=row.options,
@@ -589,7 +589,7 @@ class TableService:
             on_resign=row.on_resign, cancel_vote=row.cancel_vote, next_table=row.next_table_id,
         )  # fmt: skip
 
-    async def _lock_row(self, session: AsyncSession, table_id: str) -> GameTable:
+    async def lock_row(self, session: AsyncSession, table_id: str) -> GameTable:
         """Load the table inside a transaction that holds its row (PostgreSQL): every lobby
         change of the table, on any instance, waits here for the one before it to commit,
         then reads the seats as that one left them. SQLite has one writer process; the
@@ -611,7 +611,7 @@ class TableService:
         async with self._lock(table_id):
             try:
                 async with self.sessionmaker() as session, session.begin():
-                    row = await self._lock_row(session, table_id)
+                    row = await self.lock_row(session, table_id)
                     if row.status != OPEN:
                         raise errors.AlreadyStarted("the game has already started; seats are fixed")
                     outcome = change(row)
@@ -630,9 +630,9 @@ class TableService:
             try:
                 snap = await self.snapshot(table_id)
             except errors.NotFound:
-                await self._publish(table_id, 0, "table")
+                await self.publish(table_id, 0, "table")
                 raise
-        await self._publish(table_id, snap.version, "table")
+        await self.publish(table_id, snap.version, "table")
         return snap, outcome
 
     async def join(
@@ -713,7 +713,7 @@ class TableService:
         async with self._lock(table_id):
             async with self.sessionmaker() as session, session.begin():
                 # Holds the row as the lobby changes do: no seat empties under a start.
-                row = await self._lock_row(session, table_id)
+                row = await self.lock_row(session, table_id)
                 if row.owner_id != player.id:
                     raise errors.Forbidden(
                         "only the table's owner may start the game", reason="owner_only"
@@ -727,7 +727,7 @@ class TableService:
                         taken=taken, seats=row.seat_count,
                     )  # fmt: skip
                 engine = self.engine(row.game)
-                options = self._parse_options(engine, row.options, row.seat_count)
+                options = self.table_options(engine, row.options, row.seat_count)
                 state, setup_events = engine.start(row.seat_count, row.seed, options)
                 row.state = state.model_dump(mode="json")
                 row.version = 1
@@ -757,8 +757,8 @@ class TableService:
             self.invalidate(table_id)
             snap = await self.snapshot(table_id)
         log.info("table started", extra={"table": table_id, "game": snap.game})
-        await self._publish(table_id, snap.version, "table")
-        await self._publish(table_id, snap.version, "state")
+        await self.publish(table_id, snap.version, "table")
+        await self.publish(table_id, snap.version, "state")
         self._alert_new_turns(snap, set())
         self.schedule_bots(table_id)
         return snap
@@ -945,13 +945,10 @@ class TableService:
         ACTIONS.labels(snap.game, "accepted").inc()
         self._alert_new_turns(new_snap, set(snap.to_act()))
         ACTION_LATENCY.labels(snap.game).observe(time.perf_counter() - started)
-        await self._publish(table_id, new_snap.version, "state")
+        await self.publish(table_id, new_snap.version, "state")
         if new_snap.status == FINISHED:
-            await self._publish(table_id, new_snap.version, "table")
-            if self.on_finished is not None:
-                task: asyncio.Task[Any] = asyncio.create_task(self.on_finished(table_id))
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+            await self.publish(table_id, new_snap.version, "table")
+            self.game_finished(table_id)
         self.schedule_bots(table_id)
         mine = shown(new_snap, redact_events([(new_snap.version, seat, event_dicts)], seat), seat)
         return self.presenter.picture(new_snap, seat, events=mine)
@@ -1071,7 +1068,7 @@ class TableService:
                 )
         try:
             # Core statements on one connection: the hot path skips the ORM unit of work.
-            async with self._writer, self.db.begin() as conn:
+            async with self.writer, self.db.begin() as conn:
                 if result is not None:
                     # The game's end: resignations (committed by any instance) rank the seats.
                     values["result"] = await self._resigned_result(conn, snap.id, values["result"])
@@ -1426,7 +1423,7 @@ class TableService:
                 "seat taken over by a bot",
                 extra={"table": table_id, "seat": seat, "reason": reason},
             )
-        await self._publish(table_id, snap.version, "table")
+        await self.publish(table_id, snap.version, "table")
         if reason is not None:
             self.schedule_bots(table_id)
         return snap
@@ -1458,8 +1455,8 @@ class TableService:
                     )
             self.invalidate(table_id)
             snap = await self.snapshot(table_id)
-        await self._publish(table_id, snap.version, "table")
-        await self._publish(table_id, snap.version, "refresh")
+        await self.publish(table_id, snap.version, "table")
+        await self.publish(table_id, snap.version, "refresh")
         return snap
 
     async def mark_seen(
@@ -1490,7 +1487,7 @@ class TableService:
         seats = cast(Table, Seat.__table__)
         seen = seats.c.last_seen_at
         lease = bindparam("u", type_=seen.type)
-        async with self._writer, self.db.begin() as conn:
+        async with self.writer, self.db.begin() as conn:
             await conn.execute(
                 update(seats)
                 .where(seats.c.table_id == bindparam("t"), seats.c.player_id == bindparam("p"))
@@ -1514,7 +1511,7 @@ class TableService:
         if lease is None or lease <= linger:
             return
         seats = cast(Table, Seat.__table__)
-        async with self._writer, self.db.begin() as conn:
+        async with self.writer, self.db.begin() as conn:
             await conn.execute(
                 update(seats)
                 .where(
@@ -1643,7 +1640,15 @@ class TableService:
 
     # ------------------------------------------------------------------ fan-out
 
-    async def _publish(self, table_id: str, version: int, kind: TableKind) -> None:
+    def game_finished(self, table_id: str) -> None:
+        """Tell ``on_finished`` (the ratings) in the background that a game has ended."""
+        if self.on_finished is None:
+            return
+        task: asyncio.Task[Any] = asyncio.create_task(self.on_finished(table_id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def publish(self, table_id: str, version: int, kind: TableKind) -> None:
         try:
             await self.broker.publish(TableUpdate(table_id, version, kind))
         except Exception:

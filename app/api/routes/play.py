@@ -114,7 +114,9 @@ async def get_replay_steps(
     ),
 ) -> Response:
     """After the end: the game version by version, from one perspective (for the replay viewer)."""
-    body = await service.history.replay_steps(table_id, perspective, start, count, player, invite, lang)
+    body = await service.history.replay_steps(
+        table_id, perspective, start, count, player, invite, lang
+    )
     return Response(body, media_type="application/json")
 
 

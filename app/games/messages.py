@@ -191,45 +191,58 @@ def _plural_category(n: int) -> str:
     return "one" if n == 1 else "other"
 
 
+def placeholders(text: str) -> list[tuple[slice, str, str, dict[str, str]]]:
+    """Each placeholder of a template, outermost only, in order: (where, parameter, kind,
+    branches). ``kind`` is "" for ``{x}``, else the word after the first comma (``plural``,
+    ``select``, ``signed``, ``seat``); ``branches`` are a plural's or a select's (else {}),
+    and a seat's style is ``{"style": …}``."""
+    found: list[tuple[slice, str, str, dict[str, str]]] = []
+    i = 0
+    while (open_at := text.find("{", i)) >= 0:
+        end = _closing(text, open_at)
+        if end < 0:
+            raise ValueError(f"unclosed placeholder in {text!r}")
+        name, _, rest = text[open_at + 1 : end - 1].partition(",")
+        kind, _, body = rest.partition(",")
+        kind = kind.strip()
+        if kind in ("plural", "select"):
+            branches = _branches(body)
+        elif kind == "seat":
+            branches = {"style": body.strip() or "plain"}
+        else:
+            branches = {}
+        found.append((slice(open_at, end), name.strip(), kind, branches))
+        i = end
+    return found
+
+
 def _format(
     text: str, params: Mapping[str, Param], locale: Locale, seat_name: SeatNamer | None
 ) -> str:
     out: list[str] = []
-    i = 0
-    while True:
-        open_at = text.find("{", i)
-        if open_at < 0:
-            break
-        end = _closing(text, open_at)
-        if end < 0:
-            raise ValueError(f"unclosed placeholder in {text!r}")
-        out.append(text[i:open_at])
-        name, _, rest = text[open_at + 1 : end - 1].partition(",")
-        name = name.strip()
+    done = 0
+    for where, name, kind, branches in placeholders(text):
         if name not in params:
             raise MissingMessage(f"no parameter {name!r} for {text!r}")
         value = params[name]
-        kind, _, body = rest.partition(",")
-        kind = kind.strip()
         if not kind:
-            out.append(_value(value, locale, seat_name, "plain"))
+            filled = _value(value, locale, seat_name, "plain")
         elif kind == "seat":
-            out.append(_value(value, locale, seat_name, body.strip() or "plain"))
+            filled = _value(value, locale, seat_name, branches["style"])
         elif kind == "signed":
-            out.append(f"{_number(value, text):+d}")
+            filled = f"{_number(value, text):+d}"
         elif kind == "plural":
             n = _number(value, text)
-            branches = _branches(body)
             branch = branches.get(f"={n}", branches.get(_plural_category(n), branches["other"]))
-            out.append(_format(_hash_to_number(branch, n), params, locale, seat_name))
+            filled = _format(_hash_to_number(branch, n), params, locale, seat_name)
         elif kind == "select":
-            branches = _branches(body)
             branch = branches.get(_select_text(value), branches["other"])
-            out.append(_format(branch, params, locale, seat_name))
+            filled = _format(branch, params, locale, seat_name)
         else:
             raise ValueError(f"unknown placeholder kind {kind!r} in {text!r}")
-        i = end
-    out.append(text[i:])
+        out += (text[done : where.start], filled)
+        done = where.stop
+    out.append(text[done:])
     return "".join(out)
 
 

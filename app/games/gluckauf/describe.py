@@ -105,8 +105,8 @@ def _category(cat: Category) -> Message:
         return msg("gluckauf.cat.colour", colour=_colour(cat.key))
     if cat.kind == "transport":
         return msg("gluckauf.text.category.transport", transport=_transport(cat.key))
-    # Spanish agrees in gender and number ("vagonetas amarillas vacías"): by the code.
-    return msg("gluckauf.text.category.empty", colour=_colour(cat.key), code=cat.key)
+    # The colour agrees with "carts" (Spanish: "vagonetas amarillas vacías").
+    return msg("gluckauf.text.category.empty", colour=msg(f"gluckauf.text.cart_colour.{cat.key}"))
 
 
 # --------------------------------------------------------------------------- entry points

@@ -25,7 +25,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "mine.phase.{}": ("placement", "discard", "over"),
     "mine.end.{}": ("score_21", "round_6"),
     "mine.raid.{}": ("succeeded", "failed", "cancelled"),
-    "mine.log.passed_{}": ("chose", "empty_hand", "dummy_plan_done"),
+    "mine.line.placement_passed.{}": ("chose", "empty_hand", "dummy_plan_done"),
     "mine.step.{}": ("card", "location"),
     "mine.help.{}": (
         "title",

@@ -1,7 +1,7 @@
 """MINE! (Aurélien Assié, Arvelys): the engine object ``ENGINE`` (rules/mine.md).
 
 ``ENGINE`` is the shared :class:`~app.games.base.GameEngine` over MINE!'s ``rules`` (the
-dummy director plays inside ``apply``), ``view``, ``bot``, ``describe`` and ``undo``.
+dummy director plays inside ``apply``), ``view``, ``bot``, ``message`` (describe.py) and ``undo``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from app.games.base import GameEngine, GameInfo, Refusal
 from app.games.mine import bot, rules
 from app.games.mine.actions import Action, MineAction
-from app.games.mine.describe import describe
+from app.games.mine.describe import message
 from app.games.mine.events import EventUnion
 from app.games.mine.figures import FIGURES
 from app.games.mine.rules import MineOptions, MineState
@@ -30,7 +30,7 @@ ENGINE: GameEngine[MineState, MineOptions, MineAction, MineView] = GameEngine(
     rules=rules,
     view=view,
     bots={"normal": bot.choose},
-    describe=describe,
+    message=message,
     undoable=undoable,
     not_an_action=Refusal("not a MINE! action", "mine.not_an_action"),
 )

@@ -41,19 +41,6 @@ LOCATION_STEP: Final[dict[Location, int]] = {loc: i + 1 for i, loc in enumerate(
 #: Locations that take profession cards (§2.3).
 PROFESSION_LOCATIONS: Final[tuple[Location, ...]] = ("shelter", "watchtower", "mine", "recruitment")
 
-LOCATION_NAMES: Final[dict[Location, dict[str, str]]] = {
-    "events": {"en": "Events", "fr": "Événements", "es": "Eventos"},
-    "shelter": {
-        "en": "Looters' Shelter",
-        "fr": "Refuge des pilleurs",
-        "es": "Refugio de saqueadores",
-    },
-    "watchtower": {"en": "Watchtower", "fr": "Tour de guet", "es": "Torre de vigilancia"},
-    "expedition": {"en": "Expedition", "fr": "Expédition", "es": "Expedición"},
-    "mine": {"en": "Mine", "fr": "Mine", "es": "Mina"},
-    "recruitment": {"en": "Recruitment", "fr": "Recrutement", "es": "Reclutamiento"},
-}
-
 
 @dataclass(frozen=True)
 class ProfessionType:

@@ -1,10 +1,14 @@
-"""Readable Spanish and English log lines for every MINE! action and event.
+"""What people read about every MINE! action, event and result, as catalogue messages.
 
 A line never says more than the item carries: a public ``card_placed`` names no card.
 Directors are named by their colour's neutral name (director k plays colour ck, §2.4:
 red, blue, green, yellow, purple, orange). The seed's towns are the game's partner towns,
 not colour names, so no line names a town. Scoring events (raids, sales, extraction, the end)
-answer several lines joined by "\\n", one per step, so a player can follow the numbers.
+answer several lines, one per step, so a player can follow the numbers.
+
+Python decides which key and which numbers; the words are in
+``static/i18n/games/mine.<lang>.json`` (``mine.line.*`` for whole lines, ``mine.text.*`` for
+their parts, and the board's own ``mine.kind.*``, ``mine.loc.*`` and ``mine.stat.*``).
 """
 
 from __future__ import annotations
@@ -15,41 +19,64 @@ from collections.abc import Callable, Sequence
 from pydantic import BaseModel
 
 from app.games.base import Locale, Result, by_seat
+from app.games.messages import Message, Param, items, lines, msg, render
 from app.games.mine import events as ev
 from app.games.mine.actions import DiscardCard, PassTurn, PlaceCard
-from app.games.mine.data import (
-    ATK,
-    COLOUR_NAMES,
-    DEF,
-    LOCATION_NAMES,
-    card_name,
-)
-from app.games.plural import count, form
+from app.games.mine.data import ATK, CARDS, DEF, N_COLOURS
+
+Namer = Callable[[int], Param]
 
 
-def _who(d: int, locale: Locale) -> str:
+def _who(d: int) -> Param:
     """ "Rojo": director d by the name of its colour (§2.4)."""
-    names = COLOUR_NAMES[locale]
-    if not 0 <= d < len(names):
-        return str(d)
-    return names[d].capitalize()
+    if not 0 <= d < N_COLOURS:
+        return d
+    return msg(f"mine.text.director.c{d}")
 
 
-def _loc(location: str, locale: Locale) -> str:
-    return LOCATION_NAMES[location][locale]  # type: ignore[index]
+def _loc(location: str) -> Message:
+    return msg(f"mine.loc.{location}")
 
 
-def _cards(cards: Sequence[int], locale: Locale) -> str:
-    return ", ".join(card_name(c, locale) for c in cards) or "—"
+def _card(card: int) -> Message:
+    """ "Minero 3": the card's kind and its id."""
+    return msg("mine.text.card", kind=msg(f"mine.kind.{CARDS[card].kind}"), id=card)
 
 
-def _valued(cards: Sequence[int], values: tuple[int, ...], stat: str, locale: Locale) -> str:
+def _cards(cards: Sequence[int]) -> Param:
+    return items(_card(c) for c in cards) if cards else "—"
+
+
+def _valued(cards: Sequence[int], values: tuple[int, ...], stat: str) -> Param:
     """ "Minero 3 (ATQ 2) + Matón 55 (ATQ 3)": each card with the value that counts there."""
-    return " + ".join(f"{card_name(c, locale)} ({stat} {values[c]})" for c in cards)
+    return items(
+        (
+            msg("mine.text.valued", card=_card(c), stat=msg(f"mine.stat.{stat}"), value=values[c])
+            for c in cards
+        ),
+        " + ",
+    )
 
 
-def _join(lines: list[str]) -> str:
-    return "\n".join(line for line in lines if line)
+def _lines(parts: Sequence[Message | None]) -> Message:
+    return lines(p for p in parts if p is not None)
+
+
+def message(item: BaseModel) -> Message:
+    """The log line(s) for an action or event, or how a Result's ties were broken."""
+    if isinstance(item, Result):
+        return _result_ties(item)
+    if isinstance(item, PlaceCard | PassTurn | DiscardCard):
+        return _action(item)
+    if isinstance(item, ev.RaidSettled):
+        return _raid(item)
+    if isinstance(item, ev.CoalSold):
+        return _sale(item)
+    if isinstance(item, ev.CoalExtracted):
+        return _extraction(item)
+    if isinstance(item, ev.GameEnded):
+        return _game_ended(item)
+    return _event(item)
 
 
 def describe(item: BaseModel, locale: Locale = "en") -> str:
@@ -58,336 +85,240 @@ def describe(item: BaseModel, locale: Locale = "en") -> str:
     >>> describe(PlaceCard(card=3, location="mine"), "es")
     'coloca Minero 3 en Mina'
     """
-    es = locale == "es"
-    if isinstance(item, Result):
-        return _result_ties(item, es, locale)
-    if isinstance(item, PlaceCard | PassTurn | DiscardCard):
-        return _action(item, es, locale)
-    if isinstance(item, ev.RaidSettled):
-        return _raid(item, es, locale)
-    if isinstance(item, ev.CoalSold):
-        return _sale(item, es, locale)
-    if isinstance(item, ev.CoalExtracted):
-        return _extraction(item, es, locale)
-    if isinstance(item, ev.GameEnded):
-        return _game_ended(item, es, locale)
-    return _event(item, es, locale)
+    return render(message(item), locale)
 
 
-def _action(item: PlaceCard | PassTurn | DiscardCard, es: bool, locale: Locale) -> str:
+def _action(item: PlaceCard | PassTurn | DiscardCard) -> Message:
     if isinstance(item, PlaceCard):
-        where = _loc(item.location, locale)
-        c = card_name(item.card, locale)
+        where, c = _loc(item.location), _card(item.card)
         if item.victim is not None:
-            victim = _who(item.victim, locale)
-            if es:
-                return f"coloca {c} en {where} contra {victim}"
-            return f"place {c} at the {where} against {victim}"
-        return f"coloca {c} en {where}" if es else f"place {c} on {where}"
+            return msg("mine.line.place.raid", card=c, where=where, victim=_who(item.victim))
+        return msg("mine.line.place", card=c, where=where)
     if isinstance(item, PassTurn):
-        return (
-            "pasa (no coloca más cartas esta ronda)"
-            if es
-            else "pass (place no more cards this round)"
-        )
-    c = card_name(item.card, locale)
-    return f"descarta {c}" if es else f"discard {c}"
+        return msg("mine.line.pass")
+    return msg("mine.line.discard", card=_card(item.card))
 
 
-def _raid(item: ev.RaidSettled, es: bool, locale: Locale) -> str:
+def _raid(item: ev.RaidSettled) -> Message:
     """Every step of one raid (§5.5): the stack, the watchtower, the outcome, the coal moved."""
-    r, v = _who(item.raider, locale), _who(item.victim, locale)
-    atk_word, def_word = ("ATQ", "DEF") if es else ("ATK", "DEF")
-    lines: list[str] = []
+    r, v = _who(item.raider), _who(item.victim)
+    atk, dfc = item.attack, item.defence
+    out: list[Message | None] = []
     if item.cards:
-        stack = _valued(item.cards, ATK, atk_word, locale)
-        lines.append(
-            f"Saqueo de {r} contra {v}: {stack} = ataque {item.attack}"
-            if es
-            else f"{r}'s raid on {v}: {stack} = attack {item.attack}"
-        )
+        stack = _valued(item.cards, ATK, "atk")
+        out.append(msg("mine.line.raid_settled.stack", raider=r, victim=v, stack=stack, attack=atk))
     else:
-        lines.append(
-            f"Saqueo de {r} contra {v}: ataque {item.attack}"
-            if es
-            else f"{r}'s raid on {v}: attack {item.attack}"
-        )
+        out.append(msg("mine.line.raid_settled.attack", raider=r, victim=v, attack=atk))
     if item.outcome == "cancelled":
-        lines.append(
-            f"{v} jugó Gendarmes: se anulan todos los saqueos contra él; nadie pierde carbón"
-            if es
-            else f"{v} played Gendarmes: every raid on it is cancelled; no coal moves"
-        )
-        return _join(lines)
+        out.append(msg("mine.line.raid_settled.cancelled", victim=v))
+        return _lines(out)
     if item.guards:
-        guards = _valued(item.guards, DEF, def_word, locale)
-        lines.append(
-            f"Torre de vigilancia de {v}: {guards} = defensa {item.defence}"
-            if es
-            else f"{v}'s Watchtower: {guards} = defence {item.defence}"
-        )
+        guards = _valued(item.guards, DEF, "def")
+        out.append(msg("mine.line.raid_settled.guards", victim=v, guards=guards, defence=dfc))
     elif item.cards:  # new-style event: no guards means an empty Watchtower
-        lines.append(
-            f"{v} no tiene guardias en la Torre de vigilancia: defensa 0"
-            if es
-            else f"{v} has no guard at the Watchtower: defence 0"
-        )
+        out.append(msg("mine.line.raid_settled.no_guard", victim=v))
     if item.outcome == "failed":
-        lines.append(
-            f"Ataque {item.attack} ≤ defensa {item.defence}: el saqueo fracasa (la defensa gana "
-            "los empates); nadie pierde carbón"
-            if es
-            else f"Attack {item.attack} ≤ defence {item.defence}: the raid fails (defence wins "
-            "ties); no coal moves"
-        )
-        return _join(lines)
-    lines.append(
-        f"Ataque {item.attack} > defensa {item.defence}: el saqueo triunfa y reclama "
-        f"{item.attack} − {item.defence} = {item.claim} carbón"
-        if es
-        else f"Attack {item.attack} > defence {item.defence}: the raid succeeds and claims "
-        f"{item.attack} − {item.defence} = {item.claim} coal"
-    )
+        out.append(msg("mine.line.raid_settled.failed", attack=atk, defence=dfc))
+        return _lines(out)
+    out.append(msg("mine.line.raid_settled.succeeded", attack=atk, defence=dfc, claim=item.claim))
     if item.stock is not None and item.available is not None:
-        if item.available == item.stock:
-            lines.append(
-                f"{v} tenía {item.stock} carbón al empezar los saqueos (solo ese stock se puede "
-                "saquear)"
-                if es
-                else f"{v} had {item.stock} coal when the raids began (only that stock can be "
-                "looted)"
-            )
+        avail, claim = item.available, item.claim
+        if avail == item.stock:
+            out.append(msg("mine.line.raid_settled.stock", victim=v, stock=item.stock))
         else:
-            lines.append(
-                f"{v} tenía {item.stock} carbón; tras los saqueos más fuertes "
-                f"{form(item.available, 'queda', 'quedan')} {item.available}"
-                if es
-                else f"{v} had {item.stock} coal; after the stronger raids {item.available} "
-                f"{form(item.available, 'is', 'are')} left"
+            out.append(
+                msg(
+                    "mine.line.raid_settled.stock_left", victim=v, stock=item.stock, available=avail
+                )
             )
         if item.tied_with:
             k = len(item.tied_with) + 1
-            others = ", ".join(_who(t, locale) for t in item.tied_with)
-            if k * item.claim <= item.available:
-                lines.append(
-                    f"Empata en ataque con {others}: {k} × {item.claim} ≤ {item.available}, "
-                    f"cada uno se lleva {item.claim}"
-                    if es
-                    else f"Tied on attack with {others}: {k} × {item.claim} ≤ {item.available}, "
-                    f"each takes {item.claim}"
+            others = items(_who(t) for t in item.tied_with)
+            if k * claim <= avail:
+                out.append(
+                    msg(
+                        "mine.line.raid_settled.tied",
+                        others=others,
+                        k=k,
+                        claim=claim,
+                        available=avail,
+                    )
                 )
             else:
-                lines.append(
-                    f"Empata en ataque con {others}: {k} × {item.claim} > {item.available}, "
-                    f"cada uno se lleva ⌊{item.available} / {k}⌋ = {item.taken}"
-                    if es
-                    else f"Tied on attack with {others}: {k} × {item.claim} > {item.available}, "
-                    f"each takes ⌊{item.available} / {k}⌋ = {item.taken}"
+                out.append(
+                    msg(
+                        "mine.line.raid_settled.tied_short",
+                        others=others,
+                        k=k,
+                        claim=claim,
+                        available=avail,
+                        taken=item.taken,
+                    )
                 )
-        elif item.taken < item.claim:
-            lines.append(
-                f"Solo {form(item.available, 'queda', 'quedan')} {item.available}: se lleva {item.taken} de {item.claim}"
-                if es
-                else f"Only {item.available} left: it takes {item.taken} of {item.claim}"
+        elif item.taken < claim:
+            out.append(
+                msg("mine.line.raid_settled.short", available=avail, taken=item.taken, claim=claim)
             )
-    lines.append(
-        f"{r} se lleva {item.taken} carbón de {v} (a su stock cuando se han resuelto todos los "
-        "saqueos)"
-        if es
-        else f"{r} takes {item.taken} coal from {v} (added to its stock once every raid is settled)"
-    )
-    return _join(lines)
+    out.append(msg("mine.line.raid_settled.takes", raider=r, victim=v, taken=item.taken))
+    return _lines(out)
 
 
-def _sale(item: ev.CoalSold, es: bool, locale: Locale) -> str:
+def _sale(item: ev.CoalSold) -> Message:
     """The Expedition of one director (§5.6): the sale limit, then coal sold = points scored."""
-    who = _who(item.director, locale)
+    who = _who(item.director)
     before_stock, before_score = item.stock + item.sold, item.score - item.sold
-    lines = [
-        f"{who} vende {item.sold} carbón en la Expedición"
-        if es
-        else f"{who} sells {item.sold} coal at the Expedition"
-    ]
+    out: list[Message | None] = [msg("mine.line.coal_sold", director=who, sold=item.sold)]
     if item.base_limit is not None:
-        parts = [f"{'la ronda da' if es else 'the round gives'} {item.base_limit}"]
+        parts = [msg("mine.text.limit.round", n=item.base_limit)]
         if item.big_order:
-            parts.append("+ 2 (Gran pedido)" if es else "+ 2 (Big Order)")
+            parts.append(msg("mine.text.limit.big_order"))
         if item.cage_breakdown:
-            parts.append(
-                "− 1 (Avería de la jaula de otro)" if es else "− 1 (someone's Cage Breakdown)"
-            )
-        limit = f"{' '.join(parts)} = {item.limit}" if len(parts) > 1 else parts[0]
-        lines.append(
-            f"Límite de venta: {limit} (dado o carta de dado)"
-            if es
-            else f"Sale limit: {limit} (die or die card)"
+            parts.append(msg("mine.text.limit.cage_breakdown"))
+        limit = (
+            msg("mine.text.limit.sum", parts=items(parts, " "), limit=item.limit)
+            if len(parts) > 1
+            else parts[0]
         )
-    lines.append(
-        f"Vende el mínimo de su stock {before_stock} y el límite {item.limit} = {item.sold}: "
-        f"puntuación {before_score} → {item.score} (1 punto por carbón), stock {item.stock}"
-        if es
-        else f"It sells the lesser of its stock {before_stock} and the limit {item.limit} = "
-        f"{item.sold}: score {before_score} → {item.score} (1 point per coal), stock {item.stock}"
+        out.append(msg("mine.line.coal_sold.limit", limit=limit))
+    out.append(
+        msg(
+            "mine.line.coal_sold.sells",
+            before_stock=before_stock,
+            limit=item.limit,
+            sold=item.sold,
+            before_score=before_score,
+            score=item.score,
+            stock=item.stock,
+        )
     )
-    return _join(lines)
+    return _lines(out)
 
 
-def _extraction(item: ev.CoalExtracted, es: bool, locale: Locale) -> str:
+def _extraction(item: ev.CoalExtracted) -> Message:
     """The Mine of one director (§5.8), modifier by modifier, then what the supply gave."""
-    who = _who(item.director, locale)
+    who = _who(item.director)
     if item.base == 0 and not item.blasted and item.taken == 0:
-        return f"{who} no extrae nada en la Mina (EXT 0)" if es else f"{who} mines nothing (EXT 0)"
-    lines = [f"{who} extrae en la Mina: EXT {item.base}" if es else f"{who} mines: EXT {item.base}"]
-    shoring = _shoring(item, es)
+        return msg("mine.line.coal_extracted.nothing", director=who)
+    out: list[Message | None] = [msg("mine.line.coal_extracted", director=who, base=item.base)]
+    shoring = _shoring(item)
     if item.blasted:
-        zero = "extracción 0" if es else "extraction 0"
         if shoring:
-            lines.append(f"{shoring} < {item.firedamp}: {zero}")
+            out.append(
+                msg("mine.line.coal_extracted.blasted_shored", shoring=shoring, n=item.firedamp)
+            )
         else:
-            lines.append(f"Sufre el grisú: {zero}" if es else f"Blasted by firedamp: {zero}")
-        return _join(lines)
+            out.append(msg("mine.line.coal_extracted.blasted"))
+        return _lines(out)
     if item.firedamp and shoring:
-        safe = "a salvo del grisú" if es else "safe from the firedamp"
-        lines.append(f"{shoring} ≥ {item.firedamp}: {safe}")
+        out.append(msg("mine.line.coal_extracted.safe", shoring=shoring, n=item.firedamp))
     value = item.base
     if item.rich_seam:
-        lines.append(
-            f"Veta rica: {value} + 2 = {value + 2}"
-            if es
-            else f"Rich Seam: {value} + 2 = {value + 2}"
-        )
+        out.append(msg("mine.line.coal_extracted.rich_seam", value=value, total=value + 2))
         value += 2
     if item.strike:
-        lines.append(
-            f"Huelga de otro: ⌊{value} / 2⌋ = {value // 2}"
-            if es
-            else f"Someone's Strike: ⌊{value} / 2⌋ = {value // 2}"
-        )
+        out.append(msg("mine.line.coal_extracted.strike", value=value, half=value // 2))
         value //= 2
     if item.mine_max is not None and value > item.mine_max:
-        lines.append(
-            f"Máximo de mina de la carta de dado: {item.mine_max}"
-            if es
-            else f"The die card's mine maximum: {item.mine_max}"
-        )
+        out.append(msg("mine.line.coal_extracted.mine_max", n=item.mine_max))
     took = item.taken - item.created - item.from_box
+    ext, supply = item.extraction, item.supply
     if item.created or item.from_box:
-        lines.append(
-            f"Extracción {item.extraction}: toma {took} de la reserva, {item.from_box} de la caja "
-            f"y {item.created} creados (el ficticio extrae sin límite); "
-            f"{form(item.supply, 'queda', 'quedan')} {item.supply} en "
-            "la reserva"
-            if es
-            else f"Extraction {item.extraction}: takes {took} from the supply, {item.from_box} "
-            f"from the box and {item.created} created (the dummy mines without limit); "
-            f"{item.supply} left in the supply"
+        out.append(
+            msg(
+                "mine.line.coal_extracted.dummy",
+                extraction=ext,
+                took=took,
+                box=item.from_box,
+                created=item.created,
+                supply=supply,
+            )
         )
-    elif item.taken < item.extraction:
-        lines.append(
-            f"Extracción {item.extraction}, pero la reserva solo tenía {item.taken}: toma "
-            f"{item.taken}, el resto se pierde; "
-            f"{form(item.supply, 'queda', 'quedan')} {item.supply}"
-            if es
-            else f"Extraction {item.extraction}, but the supply held only {item.taken}: takes "
-            f"{item.taken}, the rest is lost; {item.supply} left"
+    elif item.taken < ext:
+        out.append(
+            msg("mine.line.coal_extracted.short", extraction=ext, taken=item.taken, supply=supply)
         )
     else:
-        lines.append(
-            f"Extracción {item.extraction}: toma {item.taken} de la reserva; "
-            f"{form(item.supply, 'queda', 'quedan')} {item.supply}"
-            if es
-            else f"Extraction {item.extraction}: takes {item.taken} from the supply; "
-            f"{item.supply} left"
+        out.append(
+            msg("mine.line.coal_extracted.takes", extraction=ext, taken=item.taken, supply=supply)
         )
-    return _join(lines)
+    return _lines(out)
 
 
-def _shoring(item: ev.CoalExtracted, es: bool) -> str:
+def _shoring(item: ev.CoalExtracted) -> Message | None:
     """ "Firedamp ×2: 1 pit builder at the Mine, ×2 with Safety Lamp, protects against 2":
-    the sum of §5.8 step 2 ("" for an event stored without the pit builders)."""
+    the sum of §5.8 step 2 (None for an event stored without the pit builders)."""
     if item.pit_builders is None or not item.firedamp:
-        return ""
+        return None
     pb = item.pit_builders
     protected = item.protected
     if protected is None:  # stored before the field: the lamp then meant "never blasted"
         protected = pb * (2 if item.safety_lamp else 1)
-    if es:
-        lamp = ", ×2 con la Lámpara de seguridad," if item.safety_lamp else ""
-        return (
-            f"Grisú ×{item.firedamp}: {count(pb, 'entibador', 'entibadores')} en la Mina{lamp} "
-            f"{form(pb, 'protege', 'protegen')} de "
-            f"{count(protected, 'carta', 'cartas')} de grisú"
-        )
-    lamp = ", ×2 with Safety Lamp," if item.safety_lamp else ""
-    return (
-        f"Firedamp ×{item.firedamp}: {count(pb, 'pit builder', 'pit builders')} at the "
-        f"Mine{lamp} {form(pb, 'protects', 'protect')} against "
-        f"{count(protected, 'firedamp card', 'firedamp cards')}"
+    return msg(
+        "mine.text.shoring.lamp" if item.safety_lamp else "mine.text.shoring",
+        firedamp=item.firedamp,
+        pit_builders=pb,
+        protected=protected,
     )
 
 
-def _namer(item: ev.GameEnded, es: bool, locale: Locale) -> Callable[[int], str]:
+def _namer(item: ev.GameEnded) -> Namer:
     """How the end names a director: its colour, and whether it is the dummy."""
 
-    def name(d: int) -> str:
-        base = _who(d, locale)
+    def name(d: int) -> Param:
         if item.dummy is not None and d == item.dummy:
-            base += " (director ficticio)" if es else " (dummy director)"
-        return base
+            return msg("mine.text.dummy_named", director=_who(d))
+        return _who(d)
 
     return name
 
 
-def _game_ended(item: ev.GameEnded, es: bool, locale: Locale) -> str:
+def _game_ended(item: ev.GameEnded) -> Message:
     """The end (§6): why, then each place with its keys, then how every tie was broken."""
-    name = _namer(item, es, locale)
+    name = _namer(item)
     if item.reason == "score_21":
-        when = (
-            f" en la ronda {item.round}"
-            if es and item.round
-            else (f" in round {item.round}" if item.round else "")
-        )
         head = (
-            f"Fin de la partida{when}: alguien llegó a 21 puntos en la Expedición"
-            if es
-            else f"Game over{when}: someone reached 21 points at the Expedition"
+            msg("mine.line.game_ended.score_21_round", round=item.round)
+            if item.round
+            else msg("mine.line.game_ended.score_21")
         )
     else:
-        head = "Fin de la partida tras la ronda 6" if es else "Game over after round 6"
-    lines = [head]
+        head = msg("mine.line.game_ended.round_6")
+    out: list[Message | None] = [head]
     has_stocks = len(item.stocks) == len(item.scores)
     for place, d in enumerate(item.ranking, start=1):
         score = item.scores[d]
         if has_stocks:
-            lines.append(
-                f"{place}.º {name(d)}: {score} puntos, stock {item.stocks[d]}"
-                if es
-                else f"{place}. {name(d)}: {score} points, stock {item.stocks[d]}"
+            out.append(
+                msg(
+                    "mine.line.game_ended.place_stock",
+                    place=place,
+                    director=name(d),
+                    score=score,
+                    stock=item.stocks[d],
+                )
             )
         else:
-            lines.append(f"{place}. {name(d)}: {score}" + (" puntos" if es else " points"))
+            out.append(
+                msg("mine.line.game_ended.place", place=place, director=name(d), score=score)
+            )
     if has_stocks:
-        lines += _tie_lines(item, name, es)
+        out += _tie_lines(item, name)
     elif item.tiebreak:
-        lines.append(f"Desempate: {item.tiebreak}" if es else f"Tie-break: {item.tiebreak}")
+        out.append(msg("mine.line.game_ended.tiebreak", text=item.tiebreak))
     if item.dummy is not None and item.ranking and item.ranking[0] == item.dummy:
-        lines.append(
-            "El director ficticio queda primero: ningún jugador gana"
-            if es
-            else "The dummy director ranks first: no seat wins"
-        )
-    return _join(lines)
+        out.append(msg("mine.line.game_ended.dummy_first"))
+    return _lines(out)
 
 
-def _tie_lines(item: ev.GameEnded, name: Callable[[int], str], es: bool) -> list[str]:
-    """For each pair of neighbours in the final order, how their tie was broken ("" if none)."""
-    return [_tie_line(item, a, b, name, es) for a, b in itertools.pairwise(item.ranking)]
+def _tie_lines(item: ev.GameEnded, name: Namer) -> list[Message | None]:
+    """For each pair of neighbours in the final order, how their tie was broken (None if none)."""
+    return [_tie_line(item, a, b, name) for a, b in itertools.pairwise(item.ranking)]
 
 
-def _result_ties(result: Result, es: bool, locale: Locale) -> str:
+def _result_ties(result: Result) -> Message:
     """How the Result's ties were broken, told as the end's log line tells them."""
     item = _ended(result)
-    return _join(_tie_lines(item, _namer(item, es, locale), es))
+    return _lines(_tie_lines(item, _namer(item)))
 
 
 def _ended(result: Result) -> ev.GameEnded:
@@ -421,175 +352,123 @@ def _ended(result: Result) -> ev.GameEnded:
     )
 
 
-def _tie_line(item: ev.GameEnded, a: int, b: int, name: Callable[[int], str], es: bool) -> str:
-    """Which key of §6 put ``a`` before ``b`` when they tied on score ("" if they did not)."""
+def _tie_line(item: ev.GameEnded, a: int, b: int, name: Namer) -> Message | None:
+    """Which key of §6 put ``a`` before ``b`` when they tied on score (None if they did not)."""
     if item.scores[a] != item.scores[b]:
-        return ""
+        return None
     na, nb, score = name(a), name(b), item.scores[a]
     if item.stocks[a] != item.stocks[b]:
-        return (
-            f"{na} y {nb} empatan a {score} puntos: desempata el stock "
-            f"({item.stocks[a]} > {item.stocks[b]})"
-            if es
-            else f"{na} and {nb} tie on {score} points: stock breaks the tie "
-            f"({item.stocks[a]} > {item.stocks[b]})"
+        return msg(
+            "mine.line.game_ended.tie_stock",
+            a=na,
+            b=nb,
+            score=score,
+            stock_a=item.stocks[a],
+            stock_b=item.stocks[b],
         )
     pa = item.professions[a] if a < len(item.professions) else None
     pb = item.professions[b] if b < len(item.professions) else None
     if pa is not None and pb is not None and pa != pb:
-        return (
-            f"{na} y {nb} empatan a {score} puntos y stock {item.stocks[a]}: desempatan las "
-            f"cartas de profesión en la mano ({pa} > {pb})"
-            if es
-            else f"{na} and {nb} tie on {score} points and stock {item.stocks[a]}: profession "
-            f"cards in hand break the tie ({pa} > {pb})"
+        return msg(
+            "mine.line.game_ended.tie_professions",
+            a=na,
+            b=nb,
+            score=score,
+            stock=item.stocks[a],
+            professions_a=pa,
+            professions_b=pb,
         )
-    rolls = []
+    rolls: list[Message] = []
     for group in item.rolls:
         values = {r.director: r.value for r in group}
         if a in values and b in values:
-            rolls.append(f"{values[a]}–{values[b]}")
-    seq = (", luego " if es else ", then ").join(rolls) or "—"
-    return (
-        f"{na} y {nb} siguen empatados (puntos, stock y cartas de profesión): gana la tirada "
-        f"de dado ({seq})"
-        if es
-        else f"{na} and {nb} are still tied (points, stock, profession cards): the die "
-        f"roll-off decides ({seq})"
-    )
+            rolls.append(msg("mine.text.roll", a=values[a], b=values[b]))
+    seq: Param | None = None
+    for roll in reversed(rolls):  # "4–4, then 5–2": each roll then the ones after it
+        seq = roll if seq is None else msg("mine.text.then", first=roll, rest=seq)
+    return msg("mine.line.game_ended.tie_dice", a=na, b=nb, rolls="—" if seq is None else seq)
 
 
-def _event(item: BaseModel, es: bool, locale: Locale) -> str:
+def _event(item: BaseModel) -> Message:
     if isinstance(item, ev.RoundStarted):
-        holder = _who(item.die_holder, locale)
-        card = ""
+        holder = _who(item.die_holder)
         if item.die_card is not None:
-            card = (
-                f"; carta de dado {item.die_card}: mina máx. {item.mine_max}, venta máx. {item.sale_max}"
-                if es
-                else f"; die card {item.die_card}: mine max {item.mine_max}, sale max {item.sale_max}"
+            return msg(
+                "mine.line.round_started.die_card",
+                round=item.round,
+                holder=holder,
+                card=item.die_card,
+                mine_max=str(item.mine_max),
+                sale_max=str(item.sale_max),
             )
-        if es:
-            return f"Empieza la ronda {item.round}; {holder} tiene el dado{card}"
-        return f"Round {item.round} begins; {holder} holds the die{card}"
+        return msg("mine.line.round_started", round=item.round, holder=holder)
     if isinstance(item, ev.CardPlaced):
-        who = _who(item.director, locale)
+        who = _who(item.director)
         if item.dummy:
-            who += " (director ficticio)" if es else " (dummy director)"
-        where = _loc(item.location, locale)
+            who = msg("mine.text.dummy_named", director=who)
+        where = _loc(item.location)
         if item.victim is not None:
-            victim = _who(item.victim, locale)
-            if es:
-                extra = " (abre un montón con su carta de color)" if item.stack_opened else ""
-                return f"{who} coloca una carta boca abajo en {where} contra {victim}{extra}"
-            extra = " (opening a stack with the colour card)" if item.stack_opened else ""
-            return f"{who} places a card face down at the {where} against {victim}{extra}"
-        if es:
-            return f"{who} coloca una carta boca abajo en {where}"
-        return f"{who} places a card face down on {where}"
-    if isinstance(item, ev.OwnCardPlaced):
-        c = card_name(item.card, locale)
-        where = _loc(item.location, locale)
-        return f"Has colocado {c} en {where}" if es else f"You placed {c} on {where}"
-    if isinstance(item, ev.PlacementPassed):
-        who = _who(item.director, locale)
-        if es:
-            why = {
-                "chose": "",
-                "empty_hand": " (mano vacía)",
-                "dummy_plan_done": " (ha colocado todo su plan)",
-            }[item.reason]
-            return f"{who} pasa{why}"
-        why = {
-            "chose": "",
-            "empty_hand": " (empty hand)",
-            "dummy_plan_done": " (its plan is placed)",
-        }[item.reason]
-        return f"{who} passes{why}"
-    if isinstance(item, ev.CardsRevealed):
-        where = _loc(item.location, locale)
-        if not item.cards:
-            return f"{where}: ninguna carta" if es else f"{where}: no cards"
-        parts = []
-        for rc in item.cards:
-            line = f"{_who(rc.director, locale)} {card_name(rc.card, locale)}"
-            if rc.victim is not None:
-                line += f" → {_who(rc.victim, locale)}"
-            parts.append(line)
-        return (f"Se revela {where}: " if es else f"{where} revealed: ") + "; ".join(parts)
-    if isinstance(item, ev.FiredampCounted):
-        if es:
-            return (
-                f"Cartas de grisú reveladas: {item.firedamp} (cada entibador en la Mina protege "
-                f"de una, de dos con la Lámpara de seguridad; una Mina protegida de menos de "
-                f"{item.firedamp} no extrae nada)"
-                if item.firedamp
-                else "Sin grisú esta ronda"
+            key = (
+                "mine.line.card_placed.raid_opened"
+                if item.stack_opened
+                else "mine.line.card_placed.raid"
             )
-        return (
-            f"Firedamp cards revealed: {item.firedamp} (each pit builder at the Mine protects "
-            f"against one, two with Safety Lamp; a Mine protected against fewer than "
-            f"{item.firedamp} extracts nothing)"
-            if item.firedamp
-            else "No firedamp this round"
-        )
+            return msg(key, director=who, where=where, victim=_who(item.victim))
+        return msg("mine.line.card_placed", director=who, where=where)
+    if isinstance(item, ev.OwnCardPlaced):
+        return msg("mine.line.own_card_placed", card=_card(item.card), where=_loc(item.location))
+    if isinstance(item, ev.PlacementPassed):
+        return msg(f"mine.line.placement_passed.{item.reason}", director=_who(item.director))
+    if isinstance(item, ev.CardsRevealed):
+        where = _loc(item.location)
+        if not item.cards:
+            return msg("mine.line.cards_revealed.none", where=where)
+        parts = [
+            msg("mine.text.revealed", director=_who(rc.director), card=_card(rc.card))
+            if rc.victim is None
+            else msg(
+                "mine.text.revealed.raid",
+                director=_who(rc.director),
+                card=_card(rc.card),
+                victim=_who(rc.victim),
+            )
+            for rc in item.cards
+        ]
+        return msg("mine.line.cards_revealed", where=where, cards=items(parts, "; "))
+    if isinstance(item, ev.FiredampCounted):
+        if item.firedamp:
+            return msg("mine.line.firedamp_counted", n=item.firedamp)
+        return msg("mine.line.firedamp_counted.none")
     if isinstance(item, ev.StocksLooted):
-        pairs = ", ".join(
-            f"{_who(i, locale)} {b}→{a}"
+        pairs = items(
+            msg("mine.text.stock_change", director=_who(i), before=b, after=a)
             for i, (b, a) in enumerate(zip(item.before, item.after, strict=True))
             if a != b
         )
-        return f"Stocks tras los saqueos: {pairs}" if es else f"Stocks after the raids: {pairs}"
+        return msg("mine.line.stocks_looted", changes=pairs)
     if isinstance(item, ev.DrawPileReshuffled):
-        return (
-            f"Se baraja el descarte: nuevo mazo de {item.cards} cartas"
-            if es
-            else f"The discard pile is shuffled into a new draw pile of {item.cards} cards"
-        )
+        return msg("mine.line.draw_pile_reshuffled", n=item.cards)
     if isinstance(item, ev.CardsDrawn):
-        who = _who(item.director, locale)
-        return (
-            f"{who} roba {item.count} cartas (de {item.wanted})"
-            if es
-            else f"{who} draws {item.count} cards (of {item.wanted})"
+        return msg(
+            "mine.line.cards_drawn", director=_who(item.director), n=item.count, wanted=item.wanted
         )
     if isinstance(item, ev.CardsReceived):
-        c = _cards(item.cards, locale)
-        return f"Has robado: {c}" if es else f"You drew: {c}"
+        return msg("mine.line.cards_received", cards=_cards(item.cards))
     if isinstance(item, ev.DummyEventReplaced):
-        c = card_name(item.card, locale)
-        who = _who(item.director, locale)
-        return (
-            f"El director ficticio {who} roba {c}: va boca arriba al descarte y roba otra"
-            if es
-            else f"The dummy director {who} drew {c}: it goes face up to the discard pile and "
-            "the dummy draws again"
+        return msg(
+            "mine.line.dummy_event_replaced", director=_who(item.director), card=_card(item.card)
         )
     if isinstance(item, ev.CardDiscarded):
-        who = _who(item.director, locale)
-        c = card_name(item.card, locale)
-        auto = (" automáticamente" if es else " automatically") if item.automatic else ""
-        return (
-            f"{who} descarta {c}{auto} (límite de mano)"
-            if es
-            else f"{who} discards {c}{auto} (hand limit)"
-        )
+        key = "mine.line.card_discarded.automatic" if item.automatic else "mine.line.card_discarded"
+        return msg(key, director=_who(item.director), card=_card(item.card))
     if isinstance(item, ev.RoundCleanedUp):
+        n = len(item.discarded)
         if item.next_die_holder is None:
-            return (
-                f"Fin de la ronda {item.round}: {len(item.discarded)} cartas al descarte"
-                if es
-                else f"Round {item.round} cleaned up: {len(item.discarded)} cards discarded"
-            )
-        nxt = _who(item.next_die_holder, locale)
-        return (
-            f"Fin de la ronda {item.round}: {len(item.discarded)} cartas al descarte; el dado "
-            f"pasa a {nxt}"
-            if es
-            else f"Round {item.round} cleaned up: {len(item.discarded)} cards discarded; the die "
-            f"passes to {nxt}"
+            return msg("mine.line.round_cleaned_up.last", round=item.round, n=n)
+        return msg(
+            "mine.line.round_cleaned_up", round=item.round, n=n, holder=_who(item.next_die_holder)
         )
-    return type(item).__name__
+    return msg("mine.line.unknown", type=type(item).__name__)
 
 
-__all__ = ["describe"]
+__all__ = ["describe", "message"]

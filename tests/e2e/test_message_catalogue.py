@@ -21,6 +21,8 @@ from app.games.messages import LOCALES, Message, render
 from tests.support.playthrough import play_steps, sample_games
 
 NAMES = ["Ana", "Ben", "Carla", "Dario", "Eva"]
+#: MINE! names its directors by their colours ("Red"), never by seat.
+NO_SEAT_NAMED = {"mine"}
 
 RENDER = """async ([game, lang, trees, names]) => {
   const i18n = await import("/static/js/i18n.js");
@@ -70,4 +72,5 @@ def test_the_browser_renders_every_message_as_the_server_does(
             assert numbered == render(message, lang), message
             assert named == render(message, lang, NAMES.__getitem__), message
         # Names, not numbers, where a line names a seat.
-        assert any(named != numbered for numbered, named in got), f"{game}: no line names a seat"
+        if game not in NO_SEAT_NAMED:
+            assert any(named != numbered for numbered, named in got), f"{game}: no seat named"

@@ -93,12 +93,13 @@ function closingBrace(text, open) {
   return -1;
 }
 
-/** `one {…} other {…}` → {one: "…", other: "…"} (null when it does not parse). */
-function pluralBranches(body) {
+/** A plural's or a select's branches, `one {…} other {…}` → {one: "…", other: "…"}
+ *  (null when it does not parse). */
+function branchesOf(body) {
   const branches = {};
   let i = 0;
   while (i < body.length) {
-    const head = /^\s*(=\d+|zero|one|two|few|many|other)\s*\{/.exec(body.slice(i));
+    const head = /^\s*([^\s{}]+)\s*\{/.exec(body.slice(i));
     if (!head) return body.slice(i).trim() ? null : branches;
     const open = i + head[0].length - 1;
     const end = closingBrace(body, open);
@@ -146,12 +147,12 @@ export function formatMessage(text, params, code = lang, seatName = null) {
       out += n < 0 ? String(n) : `+${n}`;
     } else if (head[2] === "plural") {
       const n = Number(value);
-      const branches = pluralBranches(head[3] || "");
+      const branches = branchesOf(head[3] || "");
       const branch =
         branches && Number.isFinite(n) ? (branches[`=${n}`] ?? branches[pluralCategory(code, n)] ?? branches.other) : undefined;
       out += branch === undefined ? whole : formatMessage(hashToNumber(branch, n), params, code, seatName);
     } else if (head[2] === "select") {
-      const branches = selectBranches(head[3] || "");
+      const branches = branchesOf(head[3] || "");
       const branch = branches ? (branches[String(value)] ?? branches.other) : undefined;
       out += branch === undefined ? whole : formatMessage(branch, params, code, seatName);
     } else {
@@ -160,22 +161,6 @@ export function formatMessage(text, params, code = lang, seatName = null) {
     i = end;
   }
   return out + text.slice(i);
-}
-
-/** `a {…} b {…} other {…}` → {a: "…", …} (null when it does not parse). */
-function selectBranches(body) {
-  const branches = {};
-  let i = 0;
-  while (i < body.length) {
-    const head = /^\s*([^\s{}]+)\s*\{/.exec(body.slice(i));
-    if (!head) return body.slice(i).trim() ? null : branches;
-    const open = i + head[0].length - 1;
-    const end = closingBrace(body, open);
-    if (end < 0) return null;
-    branches[head[1]] = body.slice(open + 1, end - 1);
-    i = end;
-  }
-  return branches;
 }
 
 /** The text of one parameter: a number or string as is, a nested message, a seat, a list. */

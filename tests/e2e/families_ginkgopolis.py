@@ -3,50 +3,6 @@
 _COLOURS = ("R", "Y", "B")
 _PHASES = ("draft", "new_hand", "select", "resolve", "contribute", "over")
 _TRIGGERS = ("exploit", "urbanize", "build_up")
-_LOG = (
-    "game_set_up",
-    "draft_picked",
-    "committed_draft",
-    "committed_new_hand",
-    "committed_select",
-    "committed_select_tile",
-    "committed_contribute",
-    "draft_completed",
-    "new_hand_yes",
-    "new_hand_no",
-    "new_hand_used",
-    "cards_drawn",
-    "cards_received",
-    "round_started",
-    "round_started_solo",
-    "hands_passed",
-    "selection_made",
-    "selection_made_tile",
-    "revealed_exploit",
-    "revealed_urbanize",
-    "revealed_build_up",
-    "items_gained",
-    "tiles_received",
-    "building_urbanized",
-    "token_moved",
-    "built_up",
-    "built_up_free",
-    "resources_returned",
-    "resources_returned_sp",
-    "deck_rebuilt",
-    "supply_empty_first",
-    "supply_empty_solo",
-    "supply_empty_again",
-    "contribution_made",
-    "contributions_revealed",
-    "end_triggered",
-    "hal_skipped",
-    "player_scored",
-    "hal_won",
-    "beat_hal",
-    "game_ended",
-)
-
 FAMILIES: dict[str, tuple[str, ...]] = {
     "ginkgopolis.colour.{}": _COLOURS,
     "ginkgopolis.colour_f.{}": _COLOURS,
@@ -59,7 +15,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "ginkgopolis.hint.take_{}": ("resource", "tile"),
     "ginkgopolis.{}": ("keep_hand", "new_hand"),
     "ginkgopolis.score.{}": ("sp", "districts", "cards", "tokens", "total"),
-    "ginkgopolis.reason.{}": ("start", "neighbour", "refill", "bonus", "card"),
+    "ginkgopolis.reason.{}": ("start", "neighbour", "refill", "bonus"),
     "ginkgopolis.end.{}": (
         "second_exhaustion",
         "all_resources",
@@ -79,7 +35,6 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "hal",
         "pass",
     ),
-    "ginkgopolis.log.{}": _LOG,
     # the result's automatic opponents (static/js/result.js)
     "ginkgopolis.participant.{}": ("hal",),
 }

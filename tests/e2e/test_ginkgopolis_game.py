@@ -154,7 +154,7 @@ def test_a_person_plays_a_complete_solo_game_against_hal(
     expect(log).to_contain_text("Game over")
     expect(log).to_contain_text("Hal reveals")
     # Both final score lines, with their sums (district and card lines also hold " = ").
-    final_score = re.compile(r"SP \+ \d+ districts \+ \d+ cards \+ \d+ tokens = \d+")
+    final_score = re.compile(r"SP \+ \d+ from districts \+ \d+ from cards \+ \d+ from tokens = \d+")
     expect(log.locator("li", has_text=final_score)).to_have_count(2)
     # The districts as scored at the end, and the colour stacks, open on demand.
     page.click(".gk-districts summary")

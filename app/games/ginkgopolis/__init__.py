@@ -2,7 +2,7 @@
 
 Exports ``ENGINE``, the one object the platform knows (``app.games.base.Engine``): the
 shared :class:`~app.games.base.GameEngine` over Ginkgopolis' ``rules``, ``view``, ``bot``,
-``describe`` and ``undo`` (rules in ``shared/rules/ginkgopolis.md``).
+``describe`` (its ``message``) and ``undo`` (rules in ``shared/rules/ginkgopolis.md``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from app.games.base import GameEngine, GameInfo, Refusal
 
 from . import bot, rules
 from .actions import Action, ActionModel
-from .describe import describe
+from .describe import message
 from .events import EventUnion
 from .figures import FIGURES
 from .rules import GinkgopolisOptions, GinkgopolisState
@@ -35,7 +35,7 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     check_options_at_start=False,
     view=view,
     bots={"normal": bot.choose},
-    describe=describe,
+    message=message,
     undoable=undoable,
     not_an_action=Refusal("not a Ginkgopolis action", "ginkgopolis.not_an_action"),
 )

@@ -20,10 +20,6 @@ Trigger: TypeAlias = Literal["exploit", "urbanize", "build_up"]
 Cell: TypeAlias = tuple[int, int]
 
 COLOURS: Final[tuple[Colour, ...]] = ("R", "Y", "B")
-COLOUR_NAMES: Final[dict[str, dict[str, str]]] = {
-    "en": {"R": "red", "Y": "yellow", "B": "blue"},
-    "es": {"R": "rojo", "Y": "amarillo", "B": "azul"},
-}
 #: What a building of each colour produces (§1): red → resources, blue → tiles, yellow → SP.
 ITEM_OF: Final[dict[str, Item]] = {"R": "resource", "Y": "sp", "B": "tile"}
 TRIGGERS: Final[tuple[Trigger, ...]] = ("exploit", "urbanize", "build_up")

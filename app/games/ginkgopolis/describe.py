@@ -1,56 +1,24 @@
-"""Readable log lines (Spanish and English) for every action and event type."""
+"""What people read about every Ginkgopolis action, event and result, as catalogue messages.
+
+Python decides which message and with which numbers; the words live only in
+``static/i18n/games/ginkgopolis.<lang>.json`` (``ginkgopolis.line.*`` for actions and
+events, ``ginkgopolis.text.*`` for their parts, ``ginkgopolis.result.*`` for the result),
+which the server renders for ``?lang=`` and the browser renders the same way.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any
 
 from pydantic import BaseModel
 
 from app.games.base import Locale, Result
-from app.games.plural import count, form
+from app.games.messages import Message, Param, items, lines, msg, render
 
 from . import actions as A
 from . import data as D
 from . import events as E
-
-EventT = TypeVar("EventT", bound=BaseModel)
-
-_ITEM = {
-    "en": {"resource": "a resource", "tile": "a tile"},
-    "es": {"resource": "un recurso", "tile": "una loseta"},
-}
-_REASON = {
-    "en": {
-        "exploit": "exploiting",
-        "urbanize": "urbanizing",
-        "build_up": "building up",
-        "second_exhaustion": "the tile supply ran out a second time",
-        "all_resources": "a player has all their resources in the city",
-        "solo_exhaustion": "the tile supply ran out",
-        "hal_cannot_pay": "Hal could not pay for his action",
-        "cannot_pay": "he lacks resources",
-        "no_tile": "the tile supply is empty",
-    },
-    "es": {
-        "exploit": "explota",
-        "urbanize": "urbaniza",
-        "build_up": "construye en altura",
-        "second_exhaustion": "la reserva de losetas se agotó por segunda vez",
-        "all_resources": "un jugador tiene todos sus recursos en la ciudad",
-        "solo_exhaustion": "la reserva de losetas se agotó",
-        "hal_cannot_pay": "Hal no pudo pagar su acción",
-        "cannot_pay": "le faltan recursos",
-        "no_tile": "la reserva de losetas está vacía",
-    },
-}
-
-
-def _who(player: int, hal: bool, loc: Locale) -> str:
-    if hal:
-        return "Hal"
-    return f"Player {player + 1}" if loc == "en" else f"Jugador {player + 1}"
-
 
 #: Column letter "a" and row number 1 sit this far left of and below the centre tile (0, 0):
 #: the centre is h8, the nine starting tiles g7-i9. Cities stay within about six cells of the
@@ -76,651 +44,362 @@ def cell_name(c: tuple[int, int]) -> str:
     return f"{_column(c[0] + CELL_ORIGIN)}{c[1] + CELL_ORIGIN}"
 
 
-#: A character card by what it is (colour and trigger, rules §4.4): the cards carry no name
-#: of their own, and the copies of a kind are alike.
-_ROLE = {
-    "en": {"urbanize": "Planner", "build_up": "Builder", "exploit": "Foreman"},
-    "es": {"urbanize": "Urbanista", "build_up": "Constructor", "exploit": "Capataz"},
-}
+# --------------------------------------------------------------------------- parts
+
+
+def _who(player: int, hal: bool = False) -> Message:
+    """A player by number ("Player 2" / "Jugador 2"), or Hal."""
+    return msg("ginkgopolis.hal") if hal else msg("ginkgopolis.text.player", n=player + 1)
+
+
+def _character(card: str) -> Message:
+    """A character card by what it is (colour and trigger, rules §4.4): the cards carry no
+    name of their own, and the copies of a kind are alike."""
+    ch = D.CHARACTERS[card]
+    return msg(f"ginkgopolis.char.{ch.colour}.{ch.trigger}")
 
 
 def character_name(card: str, loc: Locale) -> str:
     """ "Red Planner" / "Urbanista rojo" for a character card (C01-C27)."""
-    ch = D.CHARACTERS[card]
-    role = _ROLE[loc][ch.trigger]
-    colour = D.COLOUR_NAMES[loc][ch.colour]
-    return f"{colour.capitalize()} {role}" if loc == "en" else f"{role} {colour}"
+    return render(_character(card), loc)
 
 
-def _card(card: str, loc: Locale) -> str:
+def _card(card: str) -> Param:
     """A card as the log names it: characters by name, the others by their printed code."""
-    return character_name(card, loc) if card in D.CHARACTERS else card
+    return _character(card) if card in D.CHARACTERS else card
 
 
-def _cards(cards: list[str], loc: Locale) -> str:
-    return ", ".join(_card(c, loc) for c in cards)
+def _cards(cards: list[str]) -> Param:
+    return items(_card(c) for c in cards)
 
 
-def _items(loc: Locale, resources: int, sp: int, tiles: int) -> str:
-    parts: list[str] = []
-    if loc == "en":
-        if resources:
-            parts.append(f"{resources} resource{'s' if resources != 1 else ''}")
-        if tiles:
-            parts.append(f"{tiles} tile{'s' if tiles != 1 else ''}")
-        if sp:
-            parts.append(f"{sp} SP")
-        return ", ".join(parts) if parts else "nothing"
-    if resources:
-        parts.append(f"{resources} recurso{'s' if resources != 1 else ''}")
-    if tiles:
-        parts.append(f"{tiles} loseta{'s' if tiles != 1 else ''}")
-    if sp:
-        parts.append(f"{sp} PE")
-    return ", ".join(parts) if parts else "nada"
-
-
-_GAIN_REASON = {
-    "en": {
-        "start": "starting items",
-        "neighbour": "neighbouring building",
-        "refill": "tiles contributed",
-    },
-    "es": {
-        "start": "objetos iniciales",
-        "neighbour": "edificio vecino",
-        "refill": "losetas aportadas",
-    },
-}
-
-
-def _gain_reason(
-    reason: str, loc: Locale, building: str | None = None, cell: tuple[int, int] | None = None
-) -> str:
-    """Translate the ``reason`` of ItemsGained: a fixed word, ``bonus <card>`` or a card id."""
-    where = f" {building} {_t(loc, 'at', 'en')} {cell_name(cell)}" if building and cell else ""
-    if reason == "neighbour" and where:
-        return _t(loc, f"neighbouring building{where}", f"edificio vecino{where}")
-    if reason in _GAIN_REASON[loc]:
-        return _GAIN_REASON[loc][reason]
-    if reason.startswith("bonus "):
-        card = _card(reason[6:], loc)
-        return f"bonus of {card}" if loc == "en" else f"bonificación de {card}"
-    if where:
-        return _t(loc, f"exploits building{where}", f"explota el edificio{where}")
-    return f"card {_card(reason, loc)}" if loc == "en" else f"carta {_card(reason, loc)}"
-
-
-def _t(loc: Locale, en: str, es: str) -> str:
-    return en if loc == "en" else es
-
-
-def _colour(c: str, loc: Locale, feminine: bool = False) -> str:
+def _colour(c: str, feminine: bool = False) -> Message:
     """A tile colour in words ("roja" for a feminine Spanish noun such as loseta)."""
-    name = D.COLOUR_NAMES[loc][c]
-    if feminine and loc == "es" and name.endswith("o"):
-        return name[:-1] + "a"
-    return name
+    return msg(f"ginkgopolis.colour_f.{c}" if feminine else f"ginkgopolis.colour.{c}")
 
 
-def _yield(top: str, height: int, loc: Locale) -> str:
-    """What exploiting a building gives: one item of its colour per floor (§7.1 step 2)."""
-    c = top[0]
-    return _items(
-        loc, height if c == "R" else 0, height if c == "Y" else 0, height if c == "B" else 0
-    )
+def _items(resources: int, sp: int, tiles: int) -> Param:
+    """ "2 resources, 1 tile, 3 SP", or "nothing"."""
+    parts = [
+        *([msg("ginkgopolis.text.resources", n=resources)] if resources else []),
+        *([msg("ginkgopolis.text.tiles", n=tiles)] if tiles else []),
+        *([msg("ginkgopolis.text.sp", n=sp)] if sp else []),
+    ]
+    return items(parts) if parts else msg("ginkgopolis.nothing")
 
 
-_TRIGGER = {
-    "en": {"exploit": "exploit", "urbanize": "urbanize", "build_up": "build up"},
-    "es": {"exploit": "explotar", "urbanize": "urbanizar", "build_up": "construir en altura"},
-}
+def _yield(top: str, height: int) -> Param:
+    """What exploiting a building gives: one item per floor, of its colour (§7.1 step 2)."""
+    item = D.ITEM_OF[top[0]]
+    return _items(*(height if item == kind else 0 for kind in ("resource", "sp", "tile")))
+
+
+def _gain_reason(e: E.ItemsGained) -> Message:
+    """The ``reason`` of ItemsGained: a fixed word, ``bonus <card>``, or a card (with the
+    building it exploited, when there is one)."""
+    reason = e.reason
+    if e.building and e.cell:
+        where: dict[str, Param] = {"building": e.building, "cell": cell_name(e.cell)}
+        if reason == "neighbour":
+            return msg("ginkgopolis.text.gain.neighbour_at", **where)
+        if reason not in ("start", "refill") and not reason.startswith("bonus "):
+            return msg("ginkgopolis.text.gain.exploit_at", **where)
+    if reason in ("start", "neighbour", "refill"):
+        return msg(f"ginkgopolis.reason.{reason}")
+    if reason.startswith("bonus "):
+        return msg("ginkgopolis.reason.bonus", card=_card(reason[6:]))
+    return msg("ginkgopolis.text.gain.card", card=_card(reason))
+
+
+def _card_rule(card: str) -> Message:
+    bc = D.BUILDING_CARDS[card]
+    if bc.rule == "owned_colour" and bc.target_colour is not None:
+        return msg("ginkgopolis.text.rule.owned_colour", colour=_colour(bc.target_colour))
+    if bc.rule == "owned_height":
+        return msg(
+            "ginkgopolis.text.rule.low" if bc.min_height <= 1 else "ginkgopolis.text.rule.tall"
+        )
+    if bc.rule == "tableau_trigger" and bc.target_trigger is not None:
+        trigger = msg(f"ginkgopolis.text.trigger.{bc.target_trigger}")
+        return msg("ginkgopolis.text.rule.tableau_trigger", trigger=trigger)
+    if bc.rule == "tableau_colour" and bc.target_colour is not None:
+        return msg("ginkgopolis.text.rule.tableau_colour", colour=_colour(bc.target_colour, True))
+    return msg("ginkgopolis.text.rule.flat")
 
 
 def card_rule(card: str, loc: Locale) -> str:
     """The printed end-game effect of a building card 10-20 (§4.2), in words."""
-    bc = D.BUILDING_CARDS[card]
-    if bc.rule == "owned_colour" and bc.target_colour is not None:
-        return _t(
-            loc,
-            f"+1 SP per owned {_colour(bc.target_colour, loc)} building",
-            f"+1 PE por cada edificio {_colour(bc.target_colour, loc)} tuyo",
-        )
-    if bc.rule == "owned_height":
-        if bc.min_height <= 1:
-            return _t(
-                loc,
-                "+1 SP per owned building of height 1 or 2",
-                "+1 PE por cada edificio tuyo de altura 1 o 2",
-            )
-        return _t(
-            loc,
-            "+3 SP per owned building of height 3 or more",
-            "+3 PE por cada edificio tuyo de altura 3 o más",
-        )
-    if bc.rule == "tableau_trigger" and bc.target_trigger is not None:
-        trig = _TRIGGER[loc][bc.target_trigger]
-        return _t(
-            loc,
-            f"+2 SP per tableau card with the «{trig}» bonus",
-            f"+2 PE por cada carta de tu zona con bonificación «{trig}»",
-        )
-    if bc.rule == "tableau_colour" and bc.target_colour is not None:
-        return _t(
-            loc,
-            f"+2 SP per {_colour(bc.target_colour, loc)} card in the tableau",
-            f"+2 PE por cada carta {_colour(bc.target_colour, loc, True)} de tu zona",
-        )
-    return _t(loc, "+9 SP", "+9 PE")
+    return render(_card_rule(card), loc)
 
 
-_PLACE = {
-    "en": {1: "majority", 2: "second"},
-    "es": {1: "mayoría", 2: "segundo"},
-}
+def _player_list(by_player: dict[int, list[str]], each: Callable[[str], Param]) -> Param:
+    """ "Player 1: a, b; Player 2: c" (or "-" when nobody is listed)."""
+    parts = [
+        msg("ginkgopolis.text.player_list", who=_who(p), list=items(each(x) for x in xs))
+        for p, xs in by_player.items()
+    ]
+    return items(parts, "; ") if parts else "-"
 
 
-def _district_line(d: E.DistrictScore, loc: Locale) -> str:
+# --------------------------------------------------------------------------- scores
+
+
+def _district_line(d: E.DistrictScore) -> Message:
     """One district of a final score (§12.1): size, resources, place and points."""
-    if loc == "en":
-        head = (
-            f"  · {_colour(d.colour, loc)} district of "
-            f"{count(d.buildings, 'building', 'buildings')}: "
-            f"{d.resources} of its {count(d.total, 'resource', 'resources')}"
-        )
-        if d.alone:
-            return f"{head}, alone there: {d.total} + {d.resources} = {d.points} SP"
-        if d.place == 1:
-            return f"{head}, majority: all {d.total} = {d.points} SP"
-        if d.place == 2:
-            return f"{head}, second: own {d.resources} = {d.points} SP"
-        return f"{head}, place {d.place}: 0 SP"
-    head = (
-        f"  · barrio {_colour(d.colour, loc)} de "
-        f"{count(d.buildings, 'edificio', 'edificios')}: "
-        f"{d.resources} de {count(d.total, 'recurso', 'recursos')}"
+    head = msg(
+        "ginkgopolis.text.score.district",
+        colour=_colour(d.colour),
+        buildings=d.buildings,
+        resources=d.resources,
+        total=d.total,
     )
+    numbers: dict[str, Param] = {"head": head, "points": d.points}
     if d.alone:
-        return f"{head}, único presente: {d.total} + {d.resources} = {d.points} PE"
+        return msg("ginkgopolis.text.score.alone", total=d.total, resources=d.resources, **numbers)
     if d.place == 1:
-        return f"{head}, mayoría: {form(d.total, 'el', 'los')} {d.total} = {d.points} PE"
+        return msg("ginkgopolis.text.score.majority", total=d.total, **numbers)
     if d.place == 2:
-        return f"{head}, segundo: {form(d.resources, 'su', 'sus')} {d.resources} = {d.points} PE"
-    return f"{head}, puesto {d.place}: 0 PE"
+        return msg("ginkgopolis.text.score.second", resources=d.resources, **numbers)
+    return msg("ginkgopolis.text.score.no_place", head=head, place=d.place)
 
 
-def _card_line(c: E.CardScore, loc: Locale) -> str:
+def _card_line(c: E.CardScore) -> Message:
     """One end-game card of a final score (§12.2): its effect, the count and the points."""
-    rule = card_rule(c.card, loc)
+    rule = _card_rule(c.card)
     if D.BUILDING_CARDS[c.card].rule == "flat":
-        return _t(
-            loc,
-            f"  · card {c.card} ({rule}): {c.points} SP",
-            f"  · carta {c.card} ({rule}): {c.points} PE",
-        )
-    return _t(
-        loc,
-        f"  · card {c.card} ({rule}): {c.count} × {c.per} = {c.points} SP",
-        f"  · carta {c.card} ({rule}): {c.count} × {c.per} = {c.points} PE",
+        return msg("ginkgopolis.text.score.card_flat", card=c.card, rule=rule, points=c.points)
+    return msg(
+        "ginkgopolis.text.score.card",
+        card=c.card,
+        rule=rule,
+        count=c.count,
+        per=c.per,
+        points=c.points,
     )
 
 
-def _describe_action(a: BaseModel, loc: Locale) -> str | None:
-    if isinstance(a, A.DraftPick):
-        name = character_name(a.character, loc)
-        return _t(loc, f"keep the {name}", f"quedarse el {name}")
-    if isinstance(a, A.KeepHand):
-        return _t(loc, "keep my hand", "conservar mi mano")
-    if isinstance(a, A.NewHand):
-        return _t(loc, "use a New Hand token", "usar una ficha de Mano Nueva")
-    if isinstance(a, A.Select):
-        if a.tile is None:
-            return _t(loc, f"play {a.card} alone (exploit)", f"jugar {a.card} sola (explotar)")
-        if a.card.startswith("U-"):
-            return _t(
-                loc,
-                f"urbanize with {a.card} and tile {a.tile}",
-                f"urbanizar con {a.card} y la loseta {a.tile}",
+def _player_scored(e: E.PlayerScored) -> Message:
+    head = msg(
+        "ginkgopolis.line.player_scored",
+        who=_who(e.player, e.hal),
+        sp=e.sp,
+        districts=e.districts,
+        cards=e.cards,
+        tokens=e.tokens,
+        total=e.total,
+    )
+    steps: list[Message] = []
+    if e.district_lines or e.card_lines or e.new_hand_tokens or e.tokens:
+        steps.append(msg("ginkgopolis.text.score.play", sp=e.sp))
+    steps += [_district_line(d) for d in e.district_lines]
+    steps += [_card_line(c) for c in e.card_lines]
+    if e.tokens:
+        n = e.new_hand_tokens or e.tokens // D.NEW_HAND_VALUE
+        steps.append(
+            msg("ginkgopolis.text.score.tokens", n=n, value=D.NEW_HAND_VALUE, points=e.tokens)
+        )
+    return lines([head, *steps])
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _built_up(e: E.BuiltUp) -> Message:
+    where = {"tile": e.tile, "card": e.card, "cell": cell_name(e.cell)}
+    steps = [msg("ginkgopolis.line.built_up", who=_who(e.player, e.hal), height=e.height, **where)]
+    if e.hal:
+        # D13: Hal pays neither the number cost nor the colour cost.
+        steps.append(msg("ginkgopolis.text.built_up.hal_free"))
+    else:
+        if e.sp_cost:
+            old, new = D.number_of(e.card), D.number_of(e.tile)
+            steps.append(msg("ginkgopolis.text.built_up.sp_cost", old=old, new=new, sp=e.sp_cost))
+        else:
+            steps.append(msg("ginkgopolis.text.built_up.no_sp_cost"))
+        if e.colour_cost:
+            colours = {"old": _colour(e.card[0]), "new": _colour(e.tile[0])}
+            steps.append(msg("ginkgopolis.text.built_up.colour_cost", n=e.colour_cost, **colours))
+        else:
+            steps.append(msg("ginkgopolis.text.built_up.no_colour_cost"))
+    steps.append(msg("ginkgopolis.text.built_up.resources", n=e.height, card=e.card))
+    return lines(steps)
+
+
+def _urbanized(e: E.BuildingUrbanized) -> Message:
+    head = msg(
+        "ginkgopolis.line.building_urbanized",
+        who=_who(e.player, e.hal),
+        letter=e.letter,
+        cell=cell_name(e.cell),
+        tile=e.tile,
+    )
+    # §7.2 step 6: every orthogonal neighbour is exploited, one item per floor (Hal: SP).
+    neighbours = [
+        msg(
+            "ginkgopolis.text.neighbour",
+            top=nb.top,
+            cell=cell_name(nb.cell),
+            height=nb.height,
+            gain=msg("ginkgopolis.text.sp", n=nb.height) if e.hal else _yield(nb.top, nb.height),
+        )
+        for nb in e.neighbours
+    ]
+    return lines([head, *neighbours])
+
+
+def _items_gained(e: E.ItemsGained) -> Message:
+    who, why = _who(e.player, e.hal), _gain_reason(e)
+    if not (e.resources or e.sp or e.tiles):
+        # The supply could not provide the item: that part of the reward is lost (§8).
+        return msg("ginkgopolis.line.items_gained.nothing", who=who, why=why)
+    what = _items(e.resources, e.sp, e.tiles)
+    return msg("ginkgopolis.line.items_gained", who=who, what=what, why=why)
+
+
+def _game_ended(e: E.GameEnded) -> Message:
+    if e.hal_won:
+        return msg("ginkgopolis.line.game_ended.hal")
+    names = items(_who(p) for p in e.winners)
+    return msg("ginkgopolis.line.game_ended", names=names, n=len(e.winners))
+
+
+def _selected(key: str, card: str, tile: str | None, **params: Param) -> Message:
+    """A card and, when there is one, the tile that came with it."""
+    if tile:
+        return msg(f"{key}.tile", card=card, tile=tile, **params)
+    return msg(f"{key}.alone", card=card, **params)
+
+
+def _event(e: Any) -> Message | None:
+    """The message of one event (None for what is not an event)."""
+    line = "ginkgopolis.line."
+    match e:
+        case E.GameSetUp():
+            return msg(
+                line + e.type,
+                n=e.n_players,
+                first=_who(e.first_player),
+                supply=e.supply_count,
+                deck=e.deck_count,
             )
-        return _t(
-            loc, f"build tile {a.tile} on {a.card}", f"construir la loseta {a.tile} sobre {a.card}"
-        )
-    if isinstance(a, A.Take):
-        return _t(loc, f"take {_ITEM['en'][a.item]}", f"tomar {_ITEM['es'][a.item]}")
-    if isinstance(a, A.MoveToken):
-        return _t(
-            loc, f"move the token to {cell_name(a.cell)}", f"mover la ficha a {cell_name(a.cell)}"
-        )
-    if isinstance(a, A.Contribute):
-        return _t(
-            loc,
-            f"contribute tile {a.tile} to the refill",
-            f"aportar la loseta {a.tile} a la reposición",
-        )
-    if isinstance(a, A.ContributeDone):
-        return _t(loc, "finish my contribution", "terminar mi aportación")
+        case E.DraftPicked():
+            return msg(line + e.type, character=_character(e.character))
+        case E.ChoiceCommitted():
+            step = "select_tile" if e.step == "select" and e.tile_attached else e.step
+            return msg(f"{line}{e.type}.{step}", who=_who(e.player))
+        case E.DraftCompleted():
+            return msg(line + e.type, parts=_player_list(e.characters, _card))
+        case E.NewHandChosen():
+            return msg(f"{line}{e.type}.{'use' if e.use else 'keep'}")
+        case E.NewHandUsed():
+            return msg(line + e.type, who=_who(e.player), n=e.tokens_left)
+        case E.CardsDrawn():
+            return msg(line + e.type, who=_who(e.player), n=e.count)
+        case E.CardsReceived():
+            return msg(line + e.type, cards=_cards(e.cards))
+        case E.RoundStarted():
+            return msg(line + e.type, round=e.round, first=_who(e.first_player))
+        case E.HandsPassed():
+            return msg(line + e.type, first=_who(e.first_player))
+        case E.SelectionMade():
+            return _selected(line + e.type, e.card, e.tile)
+        case E.ActionRevealed():
+            action = msg(f"ginkgopolis.text.action.{e.action}")
+            return _selected(
+                line + e.type, e.card, e.tile, who=_who(e.player, e.hal), action=action
+            )
+        case E.ItemsGained():
+            return _items_gained(e)
+        case E.TilesReceived():
+            return msg(line + e.type, n=len(e.tiles), tiles=items(e.tiles))
+        case E.BuildingUrbanized():
+            return _urbanized(e)
+        case E.TokenMoved():
+            return msg(line + e.type, letter=e.letter, cell=cell_name(e.cell))
+        case E.BuiltUp():
+            return _built_up(e)
+        case E.ResourcesReturned():
+            return msg(line + e.type, who=_who(e.player, e.hal), n=e.count, sp=e.sp)
+        case E.DeckRebuilt():
+            cards = items(e.pending_cards) if e.pending_cards else "-"
+            return msg(line + e.type, cards=cards, deck=e.deck_count, aside=e.set_aside)
+        case E.TileSupplyExhausted():
+            return msg(f"{line}{e.type}.{'first' if e.first else 'again'}")
+        case E.ContributionMade():
+            return msg(line + e.type, tile=e.tile)
+        case E.ContributionsRevealed():
+            parts = _player_list(e.tiles, str)
+            return msg(line + e.type, parts=parts, supply=e.supply_count)
+        case E.EndTriggered():
+            return msg(line + e.type, reason=msg(f"ginkgopolis.end.{e.reason}"))
+        case E.HalSkipped():
+            return msg(line + e.type, card=e.card, reason=msg(f"ginkgopolis.skip.{e.reason}"))
+        case E.PlayerScored():
+            return _player_scored(e)
+        case E.GameEnded():
+            return _game_ended(e)
     return None
 
 
-def _d_setup(e: E.GameSetUp, loc: Locale) -> str:
-    return _t(
-        loc,
-        f"Game set up for {count(e.n_players, 'player', 'players')}; "
-        f"{_who(e.first_player, False, loc)} starts; "
-        f"tile supply {e.supply_count}, deck {e.deck_count}.",
-        f"Partida preparada para {count(e.n_players, 'jugador', 'jugadores')}; "
-        f"empieza {_who(e.first_player, False, loc)}; "
-        f"reserva {count(e.supply_count, 'loseta', 'losetas')}, mazo {e.deck_count}.",
-    )
+# --------------------------------------------------------------------------- actions
 
 
-def _event_lines() -> dict[type[BaseModel], Callable[[BaseModel, Locale], str]]:
-    def f(e: BaseModel, loc: Locale) -> str:  # pragma: no cover - replaced below
-        return ""
-
-    table: dict[type[BaseModel], Callable[[BaseModel, Locale], str]] = {}
-
-    def reg(
-        cls: type[EventT],
-    ) -> Callable[[Callable[[EventT, Locale], str]], Callable[[EventT, Locale], str]]:
-        """Register ``fn`` as the line of the events of type ``cls`` (looked up by type)."""
-
-        def deco(fn: Callable[[EventT, Locale], str]) -> Callable[[EventT, Locale], str]:
-            def line(e: BaseModel, loc: Locale) -> str:
-                if not isinstance(e, cls):
-                    raise TypeError(f"the line of {cls.__name__} got a {type(e).__name__}")
-                return fn(e, loc)
-
-            table[cls] = line
-            return fn
-
-        return deco
-
-    @reg(E.GameSetUp)
-    def _a(e: E.GameSetUp, loc: Locale) -> str:
-        return _d_setup(e, loc)
-
-    @reg(E.DraftPicked)
-    def _b(e: E.DraftPicked, loc: Locale) -> str:
-        name = character_name(e.character, loc)
-        return _t(loc, f"You kept the {name}.", f"Te quedaste el {name}.")
-
-    @reg(E.ChoiceCommitted)
-    def _c(e: E.ChoiceCommitted, loc: Locale) -> str:
-        who = _who(e.player, False, loc)
-        steps = {
-            "en": {
-                "draft": "picked a character",
-                "new_hand": "declared for the New Hand window",
-                "select": "selected a card" + (" with a tile" if e.tile_attached else ""),
-                "contribute": "finished contributing",
-            },
-            "es": {
-                "draft": "eligió un personaje",
-                "new_hand": "declaró en la ventana de Mano Nueva",
-                "select": "eligió una carta" + (" con una loseta" if e.tile_attached else ""),
-                "contribute": "terminó su aportación",
-            },
-        }
-        return f"{who} {steps[loc][e.step]}."
-
-    @reg(E.DraftCompleted)
-    def _d(e: E.DraftCompleted, loc: Locale) -> str:
-        parts = "; ".join(
-            f"{_who(p, False, loc)}: {_cards(c, loc)}" for p, c in e.characters.items()
-        )
-        return _t(loc, f"Draft over — {parts}.", f"Draft terminado — {parts}.")
-
-    @reg(E.NewHandChosen)
-    def _e(e: E.NewHandChosen, loc: Locale) -> str:
-        if e.use:
-            return _t(loc, "You will use a New Hand token.", "Usarás una ficha de Mano Nueva.")
-        return _t(loc, "You keep your hand.", "Conservas tu mano.")
-
-    @reg(E.NewHandUsed)
-    def _f(e: E.NewHandUsed, loc: Locale) -> str:
-        who = _who(e.player, False, loc)
-        return _t(
-            loc,
-            f"{who} used a New Hand token ({e.tokens_left} left) and discarded their hand.",
-            f"{who} usó una ficha de Mano Nueva (le {form(e.tokens_left, 'queda', 'quedan')} "
-            f"{e.tokens_left}) y descartó su mano.",
-        )
-
-    @reg(E.CardsDrawn)
-    def _g(e: E.CardsDrawn, loc: Locale) -> str:
-        who = _who(e.player, False, loc)
-        return _t(
-            loc,
-            f"{who} drew {count(e.count, 'card', 'cards')}.",
-            f"{who} robó {count(e.count, 'carta', 'cartas')}.",
-        )
-
-    @reg(E.CardsReceived)
-    def _h(e: E.CardsReceived, loc: Locale) -> str:
-        return _t(loc, f"Your hand: {_cards(e.cards, loc)}.", f"Tu mano: {_cards(e.cards, loc)}.")
-
-    @reg(E.RoundStarted)
-    def _i(e: E.RoundStarted, loc: Locale) -> str:
-        who = _who(e.first_player, False, loc)
-        return _t(
-            loc,
-            f"Round {e.round} begins; {who} is first.",
-            f"Empieza la ronda {e.round}; {who} es el primero.",
-        )
-
-    @reg(E.HandsPassed)
-    def _j(e: E.HandsPassed, loc: Locale) -> str:
-        who = _who(e.first_player, False, loc)
-        return _t(
-            loc,
-            f"Hands passed to the left; {who} takes the first player card.",
-            f"Las manos pasan a la izquierda; {who} toma la carta de jugador inicial.",
-        )
-
-    @reg(E.SelectionMade)
-    def _k(e: E.SelectionMade, loc: Locale) -> str:
-        tile = f" + {e.tile}" if e.tile else ""
-        return _t(loc, f"You selected {e.card}{tile}.", f"Elegiste {e.card}{tile}.")
-
-    @reg(E.ActionRevealed)
-    def _l(e: E.ActionRevealed, loc: Locale) -> str:
-        who = _who(e.player, e.hal, loc)
-        tile = f" + {e.tile}" if e.tile else ""
-        return _t(
-            loc,
-            f"{who} reveals {e.card}{tile}: {_REASON['en'][e.action]}.",
-            f"{who} revela {e.card}{tile}: {_REASON['es'][e.action]}.",
-        )
-
-    @reg(E.ItemsGained)
-    def _m(e: E.ItemsGained, loc: Locale) -> str:
-        who = _who(e.player, e.hal, loc)
-        what = _items(loc, e.resources, e.sp, e.tiles)
-        why = _gain_reason(e.reason, loc, e.building, e.cell)
-        if not (e.resources or e.sp or e.tiles):
-            # The supply could not provide the item: that part of the reward is lost (§8).
-            return _t(
-                loc,
-                f"{who} gains nothing ({why}): the supply is empty.",
-                f"{who} no gana nada ({why}): la reserva está vacía.",
-            )
-        return _t(loc, f"{who} gains {what} ({why}).", f"{who} gana {what} ({why}).")
-
-    @reg(E.TilesReceived)
-    def _n(e: E.TilesReceived, loc: Locale) -> str:
-        tiles = ", ".join(e.tiles)
-        n = len(e.tiles)
-        return _t(
-            loc,
-            f"You drew {form(n, 'tile', 'tiles')} {tiles}.",
-            f"Robaste {form(n, 'la loseta', 'las losetas')} {tiles}.",
-        )
-
-    @reg(E.BuildingUrbanized)
-    def _o(e: E.BuildingUrbanized, loc: Locale) -> str:
-        who = _who(e.player, e.hal, loc)
-        lines = [
-            _t(
-                loc,
-                f"{who} urbanizes site {e.letter} at {cell_name(e.cell)} with tile {e.tile} "
-                "and puts 1 resource on it (a construction site).",
-                f"{who} urbaniza el solar {e.letter} en {cell_name(e.cell)} con la loseta {e.tile} "
-                "y pone 1 recurso encima (en obras).",
-            )
-        ]
-        # §7.2 step 6: every orthogonal neighbour is exploited, one item per floor (Hal: SP).
-        for nb in e.neighbours:
-            gain = (
-                _t(loc, f"{nb.height} SP", f"{nb.height} PE")
-                if e.hal
-                else _yield(nb.top, nb.height, loc)
-            )
-            lines.append(
-                _t(
-                    loc,
-                    f"  · neighbour {nb.top} at {cell_name(nb.cell)}, height {nb.height}: {gain}",
-                    f"  · vecino {nb.top} en {cell_name(nb.cell)}, altura {nb.height}: {gain}",
-                )
-            )
-        return "\n".join(lines)
-
-    @reg(E.TokenMoved)
-    def _p(e: E.TokenMoved, loc: Locale) -> str:
-        return _t(
-            loc,
-            f"Token {e.letter} moves to {cell_name(e.cell)}.",
-            f"La ficha {e.letter} pasa a {cell_name(e.cell)}.",
-        )
-
-    @reg(E.BuiltUp)
-    def _q(e: E.BuiltUp, loc: Locale) -> str:
-        who = _who(e.player, e.hal, loc)
-        old, new = D.number_of(e.card), D.number_of(e.tile)
-        lines = [
-            _t(
-                loc,
-                f"{who} builds up: tile {e.tile} on {e.card} at {cell_name(e.cell)}, now height {e.height}.",
-                f"{who} construye en altura: loseta {e.tile} sobre {e.card} en {cell_name(e.cell)}, "
-                f"ahora altura {e.height}.",
-            )
-        ]
-        if e.hal:
-            # D13: Hal pays neither the number cost nor the colour cost.
-            lines.append(_t(loc, "  · Hal pays no costs", "  · Hal no paga costes"))
-        else:
-            if e.sp_cost:
-                lines.append(
-                    _t(
-                        loc,
-                        f"  · number cost: {old} − {new} = {e.sp_cost} SP",
-                        f"  · coste por número: {old} − {new} = {e.sp_cost} PE",
-                    )
-                )
-            else:
-                lines.append(_t(loc, "  · no number cost", "  · sin coste por número"))
-            if e.colour_cost:
-                lines.append(
-                    _t(
-                        loc,
-                        f"  · colour cost: {_colour(e.card[0], loc)} → {_colour(e.tile[0], loc)}, "
-                        f"{count(e.colour_cost, 'resource', 'resources')} to the general supply",
-                        f"  · coste por color: {_colour(e.card[0], loc)} → {_colour(e.tile[0], loc)}, "
-                        f"{count(e.colour_cost, 'recurso', 'recursos')} a la reserva general",
-                    )
-                )
-            else:
-                lines.append(
-                    _t(
-                        loc,
-                        "  · same colour: no colour cost",
-                        "  · mismo color: sin coste por color",
-                    )
-                )
-        lines.append(
-            _t(
-                loc,
-                f"  · {count(e.height, 'resource', 'resources')} on it, one per floor; "
-                f"card {e.card} goes to the tableau",
-                f"  · {count(e.height, 'recurso', 'recursos')} encima, uno por planta; "
-                f"la carta {e.card} va a su zona",
-            )
-        )
-        return "\n".join(lines)
-
-    @reg(E.ResourcesReturned)
-    def _r(e: E.ResourcesReturned, loc: Locale) -> str:
-        who = _who(e.player, e.hal, loc)
-        return _t(
-            loc,
-            f"{who} gets {count(e.count, 'resource', 'resources')} back and {e.sp} SP.",
-            f"{who} recupera {count(e.count, 'recurso', 'recursos')} y gana {e.sp} PE.",
-        )
-
-    @reg(E.DeckRebuilt)
-    def _s(e: E.DeckRebuilt, loc: Locale) -> str:
-        cards = ", ".join(e.pending_cards) or "-"
-        return _t(
-            loc,
-            f"Deck rebuilt (cards of pending buildings: {cards}); deck {e.deck_count}, "
-            f"{e.set_aside} set aside.",
-            f"Mazo rehecho (cartas de edificios en obras: {cards}); mazo {e.deck_count}, "
-            f"{count(e.set_aside, 'apartada', 'apartadas')}.",
-        )
-
-    @reg(E.TileSupplyExhausted)
-    def _u(e: E.TileSupplyExhausted, loc: Locale) -> str:
-        if e.first:
-            return _t(
-                loc,
-                "The tile supply is empty: everyone may contribute tiles (1 SP each).",
-                "La reserva de losetas está vacía: todos pueden aportar losetas (1 PE cada una).",
-            )
-        return _t(
-            loc, "The tile supply is empty again.", "La reserva de losetas vuelve a estar vacía."
-        )
-
-    @reg(E.ContributionMade)
-    def _v(e: E.ContributionMade, loc: Locale) -> str:
-        return _t(
-            loc,
-            f"You set aside {e.tile} for the refill.",
-            f"Apartaste {e.tile} para la reposición.",
-        )
-
-    @reg(E.ContributionsRevealed)
-    def _w(e: E.ContributionsRevealed, loc: Locale) -> str:
-        parts = (
-            "; ".join(f"{_who(p, False, loc)}: {', '.join(t)}" for p, t in e.tiles.items()) or "-"
-        )
-        return _t(
-            loc,
-            f"Contributions revealed ({parts}); new tile supply {e.supply_count}.",
-            f"Aportaciones reveladas ({parts}); nueva reserva {e.supply_count}.",
-        )
-
-    @reg(E.EndTriggered)
-    def _x(e: E.EndTriggered, loc: Locale) -> str:
-        return _t(
-            loc,
-            f"End of game triggered: {_REASON['en'][e.reason]}. The round is completed.",
-            f"Se activa el final: {_REASON['es'][e.reason]}. Se completa la ronda.",
-        )
-
-    @reg(E.HalSkipped)
-    def _y(e: E.HalSkipped, loc: Locale) -> str:
-        return _t(
-            loc,
-            f"Hal reveals {e.card} but does nothing: {_REASON['en'][e.reason]}.",
-            f"Hal revela {e.card} pero no hace nada: {_REASON['es'][e.reason]}.",
-        )
-
-    @reg(E.PlayerScored)
-    def _z(e: E.PlayerScored, loc: Locale) -> str:
-        who = _who(e.player, e.hal, loc)
-        lines = [
-            _t(
-                loc,
-                f"{who}: {e.sp} SP + {e.districts} from districts + {e.cards} from cards "
-                f"+ {e.tokens} from tokens = {e.total} SP.",
-                f"{who}: {e.sp} PE + {e.districts} por barrios + {e.cards} por cartas "
-                f"+ {e.tokens} por fichas = {e.total} PE.",
-            )
-        ]
-        if e.district_lines or e.card_lines or e.new_hand_tokens or e.tokens:
-            lines.append(
-                _t(
-                    loc,
-                    f"  · SP gained during play: {e.sp}",
-                    f"  · PE ganados en la partida: {e.sp}",
-                )
-            )
-        lines += [_district_line(d, loc) for d in e.district_lines]
-        lines += [_card_line(c, loc) for c in e.card_lines]
-        if e.tokens:
-            n = e.new_hand_tokens or e.tokens // D.NEW_HAND_VALUE
-            lines.append(
-                _t(
-                    loc,
-                    f"  · {count(n, 'unused New Hand token', 'unused New Hand tokens')} "
-                    f"× {D.NEW_HAND_VALUE} = {e.tokens} SP",
-                    f"  · {count(n, 'ficha', 'fichas')} de Mano Nueva sin usar "
-                    f"× {D.NEW_HAND_VALUE} = {e.tokens} PE",
-                )
-            )
-        return "\n".join(lines)
-
-    @reg(E.GameEnded)
-    def _zz(e: E.GameEnded, loc: Locale) -> str:
-        if e.hal_won:
-            return _t(loc, "Game over: Hal wins.", "Fin de la partida: gana Hal.")
-        names = ", ".join(_who(p, False, loc) for p in e.winners)
-        n = len(e.winners)
-        return _t(
-            loc,
-            f"Game over: {names} {form(n, 'wins', 'win')}.",
-            f"Fin de la partida: {form(n, 'gana', 'ganan')} {names}.",
-        )
-
-    del f
-    return table
+def _action(a: Any) -> Message | None:
+    """The message of one action (None for what is not an action)."""
+    line = "ginkgopolis.line."
+    match a:
+        case A.DraftPick():
+            return msg(line + a.type, character=_character(a.character))
+        case A.KeepHand() | A.NewHand() | A.ContributeDone():
+            return msg(line + a.type)
+        case A.Select(tile=None):
+            return msg(f"{line}{a.type}.alone", card=a.card)
+        case A.Select():
+            variant = "urbanize" if D.is_urbanization(a.card) else "build_up"
+            return msg(f"{line}{a.type}.{variant}", card=a.card, tile=a.tile or "")
+        case A.Take():
+            return msg(f"{line}{a.type}.{a.item}")
+        case A.MoveToken():
+            return msg(line + a.type, cell=cell_name(a.cell))
+        case A.Contribute():
+            return msg(line + a.type, tile=a.tile)
+    return None
 
 
-_EVENTS = _event_lines()
+# --------------------------------------------------------------------------- result
 
 
-_ORDINALS_ES = ("primer", "segundo", "tercer", "cuarto", "quinto")
-
-
-def _players(players: list[int], loc: Locale) -> str:
-    """ "Players 1 and 2" / "Los jugadores 1, 2 y 3"."""
-    numbers = [str(p + 1) for p in players]
-    listed = ", ".join(numbers[:-1]) + _t(loc, " and ", " y ") + numbers[-1]
-    return _t(loc, f"Players {listed}", f"Los jugadores {listed}")
-
-
-def _result_ties(result: Result, loc: Locale) -> str:
+def _result_ties(result: Result) -> Message:
     """The Result's ties (§12.3, D11: no tie-breaker, the place is shared; solo §15: Hal
     wins a tie). One line per tie; "" when nobody tied."""
     if "hal" in result.details:
         you, hal = result.scores.get(0, 0), int(result.details["hal"])
         if you != hal:
-            return ""
-        return _t(
-            loc,
-            f"Player 1 and Hal tie on {you} SP: in the solo game only more SP than Hal wins, "
-            "so Hal wins.",
-            f"El jugador 1 y Hal empatan a {you} PE: en solitario solo se gana con más PE que "
-            "Hal, así que gana Hal.",
-        )
-    lines: list[str] = []
+            return lines([])
+        return msg("ginkgopolis.result.hal_tie", n=1, sp=you)
+    ties: list[Message] = []
     for place in sorted(set(result.places.values())):
         tied = [p for p in result.ranking if result.places.get(p) == place]
         if len(tied) < 2:
             continue
-        sp = result.scores[tied[0]]
-        ordinal = {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
-        lines.append(
-            _t(
-                loc,
-                f"{_players(tied, loc)} tie on {sp} SP and share {ordinal} place "
-                "(there is no tie-breaker).",
-                f"{_players(tied, loc)} empatan a {sp} PE y comparten el "
-                f"{_ORDINALS_ES[place - 1]} puesto (no hay desempate).",
-            )
+        numbers = [p + 1 for p in tied]
+        players = msg("ginkgopolis.result.players", list=items(numbers[:-1]), last=numbers[-1])
+        ties.append(
+            msg("ginkgopolis.result.tie", players=players, sp=result.scores[tied[0]], place=place)
         )
-    return "\n".join(lines)
+    return lines(ties)
+
+
+def message(item: BaseModel) -> Message:
+    """The message of an action or event; for the Result, its ties."""
+    if isinstance(item, Result):
+        return _result_ties(item)
+    found = _action(item) or _event(item)
+    if found is None:
+        raise TypeError(f"Ginkgopolis has no message for {type(item).__name__}")
+    return found
 
 
 def describe(item: BaseModel, locale: Locale = "en") -> str:
     """A readable line for an action or event, in Spanish or English; for the Result, its ties."""
-    loc: Locale = "es" if locale == "es" else "en"
-    if isinstance(item, Result):
-        return _result_ties(item, loc)
-    line = _describe_action(item, loc)
-    if line is not None:
-        return line
-    fn = _EVENTS.get(type(item))
-    if fn is not None:
-        return fn(item, loc)
-    return str(getattr(item, "type", type(item).__name__))
+    return render(message(item), "es" if locale == "es" else "en")

@@ -7,6 +7,7 @@
 // shown are the printed texts of the cards (component data), never a computed option.
 
 import { h, fill } from "../dom.js";
+import { renderMessage } from "../i18n.js";
 
 // ------------------------------------------------------------------ component data (printed)
 
@@ -558,7 +559,7 @@ function collect(picture, ctx) {
 function recap(ctx, view) {
   const groups = [];
   for (const e of recent.events) {
-    const text = describeEvent(e, ctx);
+    const text = renderMessage(e.message, ctx.seatName) ?? e.text;
     if (!text) continue;
     if (e.type === "round_started" || !groups.length) groups.push({ title: e.type === "round_started" ? text : null, lines: [] });
     if (e.type !== "round_started") groups[groups.length - 1].lines.push(h("li", { class: [`r-${e.type}`, e.hal ? "hal" : ""] }, text));
@@ -1085,112 +1086,10 @@ export function lastMove(event) {
   }
 }
 
-function whoOf(event, ctx, field = "player") {
-  const p = event[field];
-  if (p === null || p === undefined) return "";
-  if (event.hal || (solo && p === 1)) return ctx.t("ginkgopolis.hal");
-  return ctx.seatName(p);
-}
-
-function gainReason(ctx, reason) {
-  if (reason === "start" || reason === "neighbour" || reason === "refill") return ctx.t(`ginkgopolis.reason.${reason}`);
-  if (reason.startsWith("bonus ")) return ctx.t("ginkgopolis.reason.bonus", { card: cardText(ctx, reason.slice(6)) });
-  return ctx.t("ginkgopolis.reason.card", { card: cardText(ctx, reason) });
-}
-
 function itemsList(ctx, e) {
   const parts = [];
   if (e.resources) parts.push(`${e.resources}${ITEM_GLYPH.resource} ${ctx.t(e.resources === 1 ? "ginkgopolis.item.resource" : "ginkgopolis.items.resource")}`);
   if (e.tiles) parts.push(`${e.tiles}${ITEM_GLYPH.tile} ${ctx.t(e.tiles === 1 ? "ginkgopolis.item.tile" : "ginkgopolis.items.tile")}`);
   if (e.sp) parts.push(`${e.sp}${ITEM_GLYPH.sp} ${ctx.t("ginkgopolis.item.sp")}`);
   return parts.length ? parts.join(", ") : ctx.t("ginkgopolis.nothing");
-}
-
-/** One readable log line per event; null hides an event. */
-export function describeEvent(event, ctx) {
-  const name = whoOf(event, ctx);
-  const L = (key, params = {}) => ctx.t(`ginkgopolis.log.${key}`, { name, ...params });
-  switch (event.type) {
-    case "game_set_up":
-      return L("game_set_up", { n: event.n_players, first: whoOf({ player: event.first_player }, ctx), supply: event.supply_count, deck: event.deck_count });
-    case "draft_picked":
-      return L("draft_picked", { card: cardText(ctx, event.character) });
-    case "choice_committed":
-      return L(`committed_${event.step}${event.step === "select" && event.tile_attached ? "_tile" : ""}`);
-    case "draft_completed":
-      return L("draft_completed", {
-        list: Object.entries(event.characters)
-          .map(([p, cs]) => `${whoOf({ player: Number(p) }, ctx)}: ${cs.map((c) => cardText(ctx, c)).join(", ")}`)
-          .join("; "),
-      });
-    case "new_hand_chosen":
-      return L(event.use ? "new_hand_yes" : "new_hand_no");
-    case "new_hand_used":
-      return L("new_hand_used", { n: event.tokens_left });
-    case "cards_drawn":
-      return L("cards_drawn", { n: event.count });
-    case "cards_received":
-      return L("cards_received", { cards: event.cards.map((c) => cardText(ctx, c)).join(", ") });
-    case "round_started":
-      return L(solo ? "round_started_solo" : "round_started", { n: event.round, first: whoOf({ player: event.first_player }, ctx) });
-    case "hands_passed":
-      return L("hands_passed", { first: whoOf({ player: event.first_player }, ctx) });
-    case "selection_made":
-      return L(event.tile ? "selection_made_tile" : "selection_made", { card: cardText(ctx, event.card), tile: event.tile ? tileText(ctx, event.tile) : "" });
-    case "action_revealed":
-      return L(`revealed_${event.action}`, { card: cardText(ctx, event.card), tile: event.tile ? tileText(ctx, event.tile) : "" });
-    case "items_gained":
-      return L("items_gained", { items: itemsList(ctx, event), reason: gainReason(ctx, event.reason) });
-    case "tiles_received":
-      return L("tiles_received", { tiles: event.tiles.map((t) => tileText(ctx, t)).join(", ") });
-    case "building_urbanized":
-      return L("building_urbanized", { tile: tileText(ctx, event.tile), cell: cellName(event.cell), letter: event.letter });
-    case "token_moved":
-      return L("token_moved", { letter: event.letter, cell: cellName(event.cell) });
-    case "built_up":
-      return L(event.sp_cost || event.colour_cost ? "built_up" : "built_up_free", {
-        tile: tileText(ctx, event.tile),
-        card: cardText(ctx, event.card),
-        cell: cellName(event.cell),
-        height: event.height,
-        sp: event.sp_cost,
-        res: event.colour_cost,
-      });
-    case "resources_returned":
-      return L(event.sp ? "resources_returned_sp" : "resources_returned", { n: event.count, sp: event.sp });
-    case "deck_rebuilt":
-      return L("deck_rebuilt", { cards: event.pending_cards.map((c) => cardText(ctx, c)).join(", ") || "—", n: event.deck_count, aside: event.set_aside });
-    case "tile_supply_exhausted":
-      return L(event.first ? (solo ? "supply_empty_solo" : "supply_empty_first") : "supply_empty_again");
-    case "contribution_made":
-      return L("contribution_made", { tile: tileText(ctx, event.tile) });
-    case "contributions_revealed":
-      return L("contributions_revealed", {
-        list:
-          Object.entries(event.tiles)
-            .map(([p, ts]) => `${whoOf({ player: Number(p) }, ctx)}: ${ts.length ? ts.map((t) => tileText(ctx, t)).join(", ") : "—"}`)
-            .join("; ") || "—",
-        n: event.supply_count,
-      });
-    case "end_triggered":
-      return L("end_triggered", { reason: ctx.t(`ginkgopolis.end.${event.reason}`) });
-    case "hal_skipped":
-      return ctx.t("ginkgopolis.log.hal_skipped", { name: ctx.t("ginkgopolis.hal"), card: cardText(ctx, event.card), reason: ctx.t(`ginkgopolis.skip.${event.reason}`) });
-    case "player_scored": {
-      const line = L("player_scored", { sp: event.sp, districts: event.districts, cards: event.cards, tokens: event.tokens, total: event.total });
-      const steps = [
-        ...(event.district_lines || []).map((d) =>
-          ctx.t("ginkgopolis.log.score_district", { colour: colourName(ctx, d.colour), n: d.buildings, mine: d.resources, all: d.total, points: d.points }),
-        ),
-        ...(event.card_lines || []).map((c) => ctx.t("ginkgopolis.log.score_card", { card: cardText(ctx, c.card), effect: effectText(ctx, c.card), points: c.points })),
-      ];
-      if (event.tokens) steps.push(ctx.t("ginkgopolis.log.score_tokens", { n: event.new_hand_tokens || event.tokens / 2, points: event.tokens }));
-      return steps.length ? `${line} ${steps.join("; ")}.` : line;
-    }
-    case "game_ended":
-      if (solo || event.hal_won) return ctx.t(event.hal_won ? "ginkgopolis.log.hal_won" : "ginkgopolis.log.beat_hal", { name: whoOf({ player: 0 }, ctx) });
-      return ctx.t("ginkgopolis.log.game_ended", { names: event.winners.map((p) => whoOf({ player: p }, ctx)).join(", "), n: event.winners.length });
-    default:
-      return undefined;
-  }
 }

@@ -425,8 +425,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         rules: Rules[StateT, OptionsT, ActionT],
         view: Callable[[StateT, Seat | None], ViewT],
         bots: Mapping[str, BotPolicy[ViewT]],
-        message: Callable[[BaseModel], Message] | None = None,
-        describe: Callable[[BaseModel, Locale], str] | None = None,  # TRANSITION: removed at merge
+        message: Callable[[BaseModel], Message],
         undoable: Callable[[StateT, Seat, ActionT], bool],
         not_an_action: Refusal,
         redact_log: Callable[[StateT, list[dict[str, Any]], Seat | None], list[dict[str, Any]]]
@@ -469,7 +468,6 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._result = rules.result
         self._bots = bots
         self._message = message
-        self._describe = describe
         self._undoable = undoable
         self._not_an_action = not_an_action
         self._redact_log = redact_log
@@ -582,14 +580,11 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
 
     def message(self, item: BaseModel) -> Message:
         """What people read about an action, an event or the game's :class:`Result`."""
-        assert self._message is not None
         return self._message(item)
 
     def describe(self, item: BaseModel, locale: Locale = "en") -> str:
         """:meth:`message` as text in ``locale``, seats by number ("seat 2")."""
-        if self._describe is not None:
-            return self._describe(item, locale)
-        return render(self.message(item), locale)
+        return render(self._message(item), locale)
 
     def undoable(self, state: BaseModel, seat: Seat, action: Any) -> bool:
         """Whether ``seat`` may take ``action`` back right after taking it in ``state``.

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.games.base import Locale, Result
-from app.games.messages import Message, Param, items, lines, msg, render
+from app.games.messages import Message, Param, SeatRef, items, lines, msg, render
 
 from . import actions as A
 from . import data as D
@@ -48,8 +48,8 @@ def cell_name(c: tuple[int, int]) -> str:
 
 
 def _who(player: int, hal: bool = False) -> Message:
-    """A player by number ("Player 2" / "Jugador 2"), or Hal."""
-    return msg("ginkgopolis.hal") if hal else msg("ginkgopolis.text.player", n=player + 1)
+    """A player ("Player 2" / "Jugador 2", or their name where the reader knows it), or Hal."""
+    return msg("ginkgopolis.hal") if hal else msg("ginkgopolis.text.player", seat=SeatRef(player))
 
 
 def _character(card: str) -> Message:

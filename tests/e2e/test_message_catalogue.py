@@ -57,9 +57,7 @@ def _messages(engine: Engine, per_type: int = 12) -> list[Message]:
 
 
 @pytest.mark.parametrize("game", sorted(REGISTRY))
-def test_the_browser_renders_every_message_as_the_server_does(
-    game: str, new_context: Any
-) -> None:
+def test_the_browser_renders_every_message_as_the_server_does(game: str, new_context: Any) -> None:
     engine = REGISTRY[game]
     messages = _messages(engine)
     trees = [json.loads(json.dumps(m.to_json())) for m in messages]  # as the wire carries them

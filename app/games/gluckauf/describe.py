@@ -191,8 +191,7 @@ def _event(item: BaseModel) -> Message:
             return msg(f"{key}.none", seat=SeatRef(item.seat))
         return msg(key, seat=SeatRef(item.seat), colour=_colour(item.colour))
     if isinstance(item, ev.ItemsDrawn):
-        what = msg(f"gluckauf.kind.{item.kind}")
-        return msg(key, seat=SeatRef(item.seat), count=item.count, what=what)
+        return msg(key, seat=SeatRef(item.seat), count=item.count, kind=item.kind)
     if isinstance(item, ev.ItemsSeen | ev.ItemsReturnedPrivately):
         return msg(key, items=_items(item.kind, item.items))
     if isinstance(item, ev.ItemKept):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import ActionRecord, Player
+from app.db.models import ActionRecord, GameTable, Player
 
 
 async def player_by_id(session: AsyncSession, player_id: str) -> Player | None:
@@ -48,3 +48,9 @@ async def record_by_client_id(
         )
     )
     return found.scalar_one_or_none()
+
+
+async def table_ids_with_status(session: AsyncSession, status: str) -> list[str]:
+    """The ids of every table with this status (e.g. every running one)."""
+    found = await session.execute(select(GameTable.id).where(GameTable.status == status))
+    return list(found.scalars().all())

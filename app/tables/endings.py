@@ -90,7 +90,7 @@ class Endings:
         if snap.status == FINISHED and snap.result and not snap.result.get("cancelled"):
             self.service.game_finished(table_id)
         elif snap.status == PLAYING:
-            service.schedule_bots(table_id)
+            service.bots.schedule_bots(table_id)
         return snap
 
     # ------------------------------------------------------------------ cancel

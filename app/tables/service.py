@@ -56,7 +56,8 @@ from app.games.base import (
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.refusals import validation_reason
-from app.tables import clocks, lobby, pace
+from app.tables import clocks, lobby
+from app.tables.bots import SERVER_MOVES, TIMEOUT_MOVE, Bots
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.history import History, redact_events, shown
 from app.tables.notify import TurnNotifier
@@ -90,10 +91,6 @@ Outcome = TypeVar("Outcome")
 # The plain tables behind the models: the commit's statements skip the ORM layer entirely.
 _TABLES = cast(Table, GameTable.__table__)
 _LOG = cast(Table, ActionRecord.__table__)
-
-# Moves the server makes for a seat carry these id prefixes in the log (never undoable).
-BOT_MOVE, TIMEOUT_MOVE = "bot:", "timeout:"
-SERVER_MOVES = (BOT_MOVE, TIMEOUT_MOVE)
 
 
 def hash_token(token: str) -> str:
@@ -207,16 +204,12 @@ class TableService:
         self.settings = settings
         self._cache: dict[str, Snapshot] = {}
         self._locks: dict[str, asyncio.Lock] = {}
-        self._bot_tasks: dict[str, asyncio.Task[None]] = {}
-        # Tables whose bots were asked to look again while their driver was busy.
-        self._bot_wakeups: set[str] = set()
         # SQLite has one writer: two transactions that meet wait in its busy handler, which
         # sleeps up to 100 ms at a time. Taking turns here instead keeps commits in order and
         # the slowest ones fast. PostgreSQL writes different rows concurrently; no lock.
         self.writer: contextlib.AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if settings.is_sqlite else contextlib.nullcontext()
         )
-        self._closing = False
         self.presence: Presence = presence or (lambda _table_id: set())
         # Late-bound: the clock is this module's ``time`` whenever it is asked.
         self.presenter = Presenter(self.presence, now=lambda: time.time())
@@ -239,6 +232,9 @@ class TableService:
             self.replays,
             self.visible_snapshot,
             settings.catch_up_limit,
+        )
+        self.bots = Bots(
+            sessionmaker, self.snapshot, self._cache.get, self._act, settings.bot_delay
         )
 
     # ------------------------------------------------------------------ players
@@ -760,7 +756,7 @@ class TableService:
         await self.publish(table_id, snap.version, "table")
         await self.publish(table_id, snap.version, "state")
         self._alert_new_turns(snap, set())
-        self.schedule_bots(table_id)
+        self.bots.schedule_bots(table_id)
         return snap
 
     @staticmethod
@@ -949,7 +945,7 @@ class TableService:
         if new_snap.status == FINISHED:
             await self.publish(table_id, new_snap.version, "table")
             self.game_finished(table_id)
-        self.schedule_bots(table_id)
+        self.bots.schedule_bots(table_id)
         mine = shown(new_snap, redact_events([(new_snap.version, seat, event_dicts)], seat), seat)
         return self.presenter.picture(new_snap, seat, events=mine)
 
@@ -1425,7 +1421,7 @@ class TableService:
             )
         await self.publish(table_id, snap.version, "table")
         if reason is not None:
-            self.schedule_bots(table_id)
+            self.bots.schedule_bots(table_id)
         return snap
 
     async def take_back(self, table_id: str, player: Player) -> Snapshot:
@@ -1560,83 +1556,8 @@ class TableService:
                 log.exception("clock keeper failed on a table", extra={"table": table_id})
         return acted
 
-    # ------------------------------------------------------------------ bots
-
-    def schedule_bots(self, table_id: str) -> None:
-        """Make sure a bot driver runs for the table if a bot seat may have to act."""
-        if self._closing:
-            return
-        cached = self._cache.get(table_id)
-        if cached is not None and not any(s.bot_level for s in cached.seats):
-            return  # nobody here is a bot (a takeover reloads the seats before it schedules)
-        self._bot_wakeups.add(table_id)
-        task = self._bot_tasks.get(table_id)
-        if task is not None and not task.done():
-            # The running driver may have read the table before this change: it looks
-            # again before it stops.
-            return
-        self._bot_tasks[table_id] = asyncio.create_task(
-            self._drive_bots(table_id), name=f"bots-{table_id}"
-        )
-
-    async def _drive_bots(self, table_id: str) -> None:
-        failures = 0
-        while not self._closing:
-            self._bot_wakeups.discard(table_id)
-            try:
-                snap = await self.snapshot(table_id)
-            except errors.NotFound:
-                return
-            bot_seats = [s for s in snap.to_act() if snap.is_bot(s)]
-            if not bot_seats or snap.state is None:
-                if table_id in self._bot_wakeups:
-                    continue  # something changed while we were reading: read again
-                return
-            # The table's pace, before every bot action: each one is a step people can see.
-            await pace.pause(pace.bot_delay(snap.time_control.bot_pace, self.settings.bot_delay))
-            seat = bot_seats[0]
-            engine = snap.engine
-            level = snap.seats[seat].bot_level or "normal"
-            try:
-                view = engine.view(snap.state, seat)
-                legal = engine.legal_actions(snap.state, seat)
-                rng = random.Random(f"{snap.seed}:{snap.version}:{seat}")
-                choice = engine.bot(view, legal, rng, level)
-                await self._act(
-                    table_id, seat, snap.version, choice.model_dump(mode="json"),
-                    f"{BOT_MOVE}{snap.version}:{seat}",
-                )  # fmt: skip
-                failures = 0
-            except (errors.StaleVersion, errors.NotYourTurnError, errors.NotPlaying):
-                # Moved on, or ended meanwhile (cancelled, ended early): look again.
-                await asyncio.sleep(0)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                # Never give up on a running table (it would wait for the bot forever);
-                # back off instead, and say so in the log each time.
-                failures += 1
-                log.exception("bot failed to act", extra={"table": table_id, "seat": seat})
-                await asyncio.sleep(min(30.0, 0.5 * 2 ** (failures - 1)))
-
-    async def resume(self) -> int:
-        """On start-up: restart the bot drivers of every running table."""
-        async with self.sessionmaker() as session:
-            ids = (
-                (await session.execute(select(GameTable.id).where(GameTable.status == PLAYING)))
-                .scalars()
-                .all()
-            )
-        for table_id in ids:
-            self.schedule_bots(table_id)
-        return len(ids)
-
     async def close(self) -> None:
-        self._closing = True
-        tasks = [t for t in self._bot_tasks.values() if not t.done()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.bots.close()
 
     # ------------------------------------------------------------------ fan-out
 

@@ -45,7 +45,8 @@ from app.realtime.broker import TableUpdate
 from app.realtime.hub import BLOCKED, CLOSE_AUTH, Connection, Credits, Hub
 from app.refusals import validation_reason
 from app.tables.chat_rate import check_chat_rate
-from app.tables.service import TableService, validation_details
+from app.tables.presenter import validation_details
+from app.tables.service import TableService
 
 log = logging.getLogger("partida.realtime")
 router = APIRouter()

@@ -18,13 +18,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import (
-    ColumnElement,
     Table,
-    and_,
     bindparam,
     case,
     func,
@@ -35,58 +33,56 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker
-from sqlalchemy.orm.exc import StaleDataError
 
 from app import errors
 from app.config import Settings
 from app.db import repo
 from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
-from app.fairness import new_secret, seed_from_secret
 from app.games.base import (
     Engine,
     GameOver,
-    InvalidOptions,
     Locale,
     NotYourTurn,
     RulesError,
     action_adapter,
     parse_action,
-    parse_options,
 )
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.refusals import validation_reason
-from app.tables import clocks, lobby
+from app.tables import clocks
 from app.tables.bots import SERVER_MOVES, TIMEOUT_MOVE, Bots
-from app.tables.clocks import TimeControl, time_control_of
+from app.tables.clocks import time_control_of
 from app.tables.history import History, redact_events, shown
 from app.tables.notify import TurnNotifier
 from app.tables.outcomes import (
     DEFAULT_ON_RESIGN,
     with_resignations,
 )
-from app.tables.presenter import Presenter
+from app.tables.presenter import Presenter, validation_details
 from app.tables.replay import (
     ACTION,
-    SETUP,
     UNDO,
     ReplayWork,
 )
+from app.tables.seating import Lobby
 from app.tables.snapshot import (
     FINISHED,
     OPEN,
     PLAYING,
-    STATUSES,
     UNDO_MOVER,
     UNDO_SETTLED,
     SeatInfo,
     Snapshot,
+    as_utc,
+    current_votes,
+    later,
     may_undo,
+    new_id,
+    vote_ids,
 )
 
 log = logging.getLogger("partida.tables")
-# What a lobby change returns (the seat it took, or nothing), passed on by _change_seats.
-Outcome = TypeVar("Outcome")
 
 # The plain tables behind the models: the commit's statements skip the ORM layer entirely.
 _TABLES = cast(Table, GameTable.__table__)
@@ -97,18 +93,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def new_id() -> str:
-    return secrets.token_hex(8)
-
-
-def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
-    """Pydantic errors without the echoed input (it may be large) and with JSON-safe ctx."""
-    return [
-        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-        for e in exc.errors(include_url=False)
-    ]
-
-
 def _check_client_id(client_id: str | None) -> None:
     if client_id is not None and client_id.startswith(SERVER_MOVES):
         raise errors.ValidationFailed(
@@ -116,49 +100,6 @@ def _check_client_id(client_id: str | None) -> None:
             reason="reserved_id",
             field="id",
         )
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-def _later(stored: datetime | None, moment: datetime) -> datetime:
-    """``last_seen_at`` only moves forward: another instance's lease is never cut short."""
-    return moment if stored is None or _utc(stored) < moment else _utc(stored)
-
-
-def _votes(stored: Any, absent_since: datetime | None) -> list[dict[str, Any]]:
-    """The takeover votes cast during the seat's present absence: each vote records when it
-    was cast, and one cast before the player was last seen (or acted) no longer counts, nor
-    does a vote stored without its moment."""
-    since = _utc(absent_since).timestamp() if absent_since is not None else 0.0
-    return [
-        v
-        for v in stored or ()
-        if isinstance(v, dict) and isinstance(v.get("at"), int | float) and v["at"] >= since
-    ]
-
-
-def _vote_ids(stored: Any, absent_since: datetime | None) -> tuple[str, ...]:
-    return tuple(str(v["voter"]) for v in _votes(stored, absent_since))
-
-
-def can_still_move() -> ColumnElement[bool]:
-    """The tables that count against their owner's cap: open ones, and running ones at
-    which a person still plays a seat (seated, not resigned, no bot playing for them). A
-    finished table (cancelled ones too) never counts, nor a game left to bots alone: they
-    finish it by themselves."""
-    person = (
-        select(Seat.table_id)
-        .where(
-            Seat.table_id == GameTable.id,
-            Seat.player_id.is_not(None),
-            Seat.bot_level.is_(None),
-            Seat.resigned_at.is_(None),
-        )
-        .exists()
-    )
-    return or_(GameTable.status == OPEN, and_(GameTable.status == PLAYING, person))
 
 
 Catalog = Mapping[str, Engine]
@@ -235,6 +176,9 @@ class TableService:
         )
         self.bots = Bots(
             sessionmaker, self.snapshot, self._cache.get, self._act, settings.bot_delay
+        )
+        self.lobby = Lobby(
+            self, self.bots.schedule_bots, self.presenter.now, settings.max_open_tables_per_player
         )
 
     # ------------------------------------------------------------------ players
@@ -330,7 +274,7 @@ class TableService:
                     s.player.name if s.player else None,
                     s.bot_level,
                     s.player.webhook_url if s.player else None,
-                    _vote_ids(s.takeover_votes, s.last_seen_at),
+                    vote_ids(s.takeover_votes, s.last_seen_at),
                     s.last_seen_at,
                     s.resigned_at,
                 )
@@ -426,165 +370,6 @@ class TableService:
 
     # ------------------------------------------------------------------ lobby
 
-    async def create_table(
-        self,
-        owner: Player,
-        game: str,
-        options: dict[str, Any] | None,
-        seats: int | None,
-        private: bool = False,
-        time_control: TimeControl | None = None,
-        on_resign: str = DEFAULT_ON_RESIGN,
-    ) -> Snapshot:
-        engine = self.engine(game)
-        info = engine.info
-        seat_count = seats if seats is not None else max(2, info.min_players)
-        if not info.min_players <= seat_count <= info.max_players:
-            raise errors.ValidationFailed(
-                f"{info.title} is for {info.min_players} to {info.max_players} players, not {seat_count}",
-                reason="seat_count",
-                params={"min": info.min_players, "max": info.max_players, "seats": seat_count},
-                field="seats",
-            )
-        parsed = self.table_options(engine, options or {}, seat_count)
-        secret = new_secret()
-        table = GameTable(
-            id=new_id(),
-            game=game,
-            options=parsed.model_dump(mode="json"),
-            status=OPEN,
-            seat_count=seat_count,
-            seed=seed_from_secret(secret),
-            seed_secret=secret,
-            version=0,
-            private=private,
-            time_control=(time_control or TimeControl()).model_dump(),
-            invite_code=secrets.token_urlsafe(9) if private else "",
-            on_resign=on_resign,
-            owner_id=owner.id,
-            created_at=utcnow(),
-            updated_at=utcnow(),
-        )
-        table.seats = [Seat(seat=i) for i in range(seat_count)]
-        table.seats[0].player_id = owner.id
-        # The count and the insert are one transaction that holds the owner's row (PostgreSQL:
-        # every instance's creates by this owner queue there) or the writer (SQLite, one
-        # process): concurrent creates cannot all pass a count that none of them has changed.
-        async with self.writer, self.sessionmaker() as session, session.begin():
-            await self.check_table_cap(session, owner)
-            session.add(table)
-        snap = await self.snapshot(table.id)
-        await self.publish(snap.id, snap.version, "table")
-        return snap
-
-    async def check_table_cap(self, session: AsyncSession, owner: Player) -> None:
-        """Refuse a table beyond the owner's cap; call it in the transaction that inserts."""
-        cap = self.settings.max_open_tables_per_player
-        # FOR NO KEY UPDATE: the owner's creates queue on it; their joins and moves (rows
-        # that merely refer to the player) do not.
-        locked = await session.execute(
-            select(Player.id).where(Player.id == owner.id).with_for_update(key_share=True)
-        )
-        if locked.scalar_one_or_none() is None:
-            raise errors.Unauthorized("this player no longer exists", reason="unknown_player")
-        count = (
-            await session.execute(
-                select(func.count())
-                .select_from(GameTable)
-                .where(GameTable.owner_id == owner.id, can_still_move())
-            )
-        ).scalar_one()
-        if count >= cap:
-            raise errors.TooManyTables(
-                f"you already own {count} tables that can still move (the limit is {cap}); "
-                "finish, cancel or delete some first",
-                count=count, limit=cap,
-            )  # fmt: skip
-
-    @staticmethod
-    def table_options(engine: Engine, options: dict[str, Any], seat_count: int) -> BaseModel:
-        if not isinstance(options, dict):
-            raise errors.ValidationFailed(
-                "options must be a JSON object",
-                reason="not_object",
-                field="options",
-            )
-        try:
-            parsed = parse_options(engine, options)
-        except ValidationError as exc:
-            reason, params = validation_reason(exc.errors(), root="options")
-            raise errors.ValidationFailed(
-                f"invalid options for {engine.info.title}",
-                reason=reason,
-                params=params,
-                field="options",
-                errors=validation_details(exc),
-            ) from None
-        try:
-            engine.validate_options(parsed, seat_count)
-        except InvalidOptions as exc:
-            raise errors.ValidationFailed(
-                exc.message, reason=exc.reason, params=exc.params, field="options"
-            ) from None
-        return parsed
-
-    async def list_tables(
-        self,
-        status: str | None,
-        game: str | None,
-        viewer: Player | None = None,
-        limit: int = lobby.MAX_PAGE,
-        cursor: str | None = None,
-    ) -> tuple[list[dict[str, Any]], str | None]:
-        """One page of tables, newest first, and the cursor of the next page (None at the end).
-
-        Private tables are excluded by the query itself unless the viewer is seated at them
-        (app.tables.lobby), so a page is always full of tables the viewer may see."""
-        if status is not None and status not in STATUSES:
-            raise errors.ValidationFailed(
-                f"status must be one of {', '.join(STATUSES)}",
-                reason="not_a_choice",
-                params={"expected": ", ".join(STATUSES)},
-                field="status",
-            )
-        if game is not None:
-            self.engine(game)
-        if not 1 <= limit <= lobby.MAX_PAGE:
-            raise errors.ValidationFailed(
-                f"limit is 1..{lobby.MAX_PAGE}",
-                reason="out_of_range",
-                params={"min": 1, "max": lobby.MAX_PAGE},
-                field="limit",
-            )
-        viewer_id = viewer.id if viewer else None
-        query = lobby.listing_query(
-            status=status, game=game, games=self.games, viewer_id=viewer_id, cursor=cursor,
-            limit=limit + 1,
-        )  # fmt: skip
-        async with self.sessionmaker() as session:
-            rows = list((await session.execute(query)).unique().scalars().all())
-            more = len(rows) > limit
-            rows = rows[:limit]
-            snaps = [self.lightweight(row) for row in rows]
-        following = lobby.encode_cursor(rows[-1].created_at, rows[-1].id) if more else None
-        return [self.presenter.table_public(s, viewer_id) for s in snaps], following
-
-    def lightweight(self, row: GameTable) -> Snapshot:
-        """A snapshot for listings: no state parsing (the listing never shows a view)."""
-        return Snapshot(
-            id=row.id, game=row.game, engine=self.games[row.game], options=row.options,
-            status=row.status, version=row.version, seat_count=row.seat_count, seed=row.seed,
-            owner_id=row.owner_id, owner_name=row.owner.name,
-            seats=[SeatInfo(s.seat, s.player_id, s.player.name if s.player else None, s.bot_level,
-                            None, _vote_ids(s.takeover_votes, s.last_seen_at), s.last_seen_at,
-                            s.resigned_at)
-                   for s in row.seats],
-            state=None, result=row.result, created_at=row.created_at,
-            private=row.private, invite_code=row.invite_code, seed_secret=row.seed_secret,
-            time_control=time_control_of(row.time_control), clocks=row.clocks,
-            on_resign=row.on_resign, cancel_vote=row.cancel_vote, next_table=row.next_table_id,
-        )  # fmt: skip
-
     async def lock_row(self, session: AsyncSession, table_id: str) -> GameTable:
         """Load the table inside a transaction that holds its row (PostgreSQL): every lobby
         change of the table, on any instance, waits here for the one before it to commit,
@@ -598,174 +383,6 @@ class TableService:
         if found.scalar_one_or_none() is None:
             raise errors.NotFound(f"no table '{table_id}'", reason="table")
         return await self._load_row(session, table_id)
-
-    async def _change_seats(
-        self, table_id: str, change: Callable[[GameTable], Outcome]
-    ) -> tuple[Snapshot, Outcome]:
-        """Run a lobby change on an open table in one transaction, then announce it. An open
-        table left with nobody seated is removed in that same transaction."""
-        async with self._lock(table_id):
-            try:
-                async with self.sessionmaker() as session, session.begin():
-                    row = await self.lock_row(session, table_id)
-                    if row.status != OPEN:
-                        raise errors.AlreadyStarted("the game has already started; seats are fixed")
-                    outcome = change(row)
-                    row.updated_at = utcnow()
-                    if not any(s.player_id is not None for s in row.seats):
-                        await session.delete(row)
-            except IntegrityError:
-                # The only constraint a lobby change can meet: one seat per player per table.
-                self.invalidate(table_id)
-                raise errors.AlreadySeated("you already hold a seat at this table") from None
-            except StaleDataError:
-                # Removed under the change (by the host or the housekeeping).
-                self.invalidate(table_id)
-                raise errors.NotFound(f"no table '{table_id}'", reason="table") from None
-            self.invalidate(table_id)
-            try:
-                snap = await self.snapshot(table_id)
-            except errors.NotFound:
-                await self.publish(table_id, 0, "table")
-                raise
-        await self.publish(table_id, snap.version, "table")
-        return snap, outcome
-
-    async def join(
-        self, table_id: str, player: Player, invite: str | None = None
-    ) -> tuple[Snapshot, int]:
-        def change(row: GameTable) -> int:
-            seated = any(s.player_id == player.id for s in row.seats)
-            if (
-                row.private
-                and not seated
-                and not secrets.compare_digest((invite or "").encode(), row.invite_code.encode())
-            ):
-                # Without its code a private table is not confirmed to exist; a wrong code is
-                # a guess, counted against the caller's address (WrongInvite).
-                raise (errors.WrongInvite if invite else errors.NotFound)(
-                    f"no table '{table_id}'", reason="table"
-                )
-            if seated:
-                raise errors.AlreadySeated("you already hold a seat at this table")
-            free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
-            if not free:
-                raise errors.TableFull("every seat at this table is taken")
-            free[0].player_id = player.id
-            return free[0].seat
-
-        # Checked before the lobby rules too: a running private table is not confirmed either.
-        self.check_visible(await self.snapshot(table_id), player.id, invite)
-        return await self._change_seats(table_id, change)
-
-    async def leave(self, table_id: str, player: Player) -> Snapshot | None:
-        """Give up the seat; the owner hands the table to the next player, and a table left
-        with nobody is removed (in the same transaction, so nobody joins a table being
-        removed). None when the table is gone."""
-
-        def change(row: GameTable) -> None:
-            mine = [s for s in row.seats if s.player_id == player.id]
-            if not mine:
-                raise errors.NotSeated("you hold no seat at this table")
-            for s in mine:
-                s.player_id = None
-            humans = [s for s in row.seats if s.player_id is not None]
-            if row.owner_id == player.id and humans:
-                row.owner_id = humans[0].player_id  # type: ignore[assignment]
-            return None
-
-        try:
-            snap, _ = await self._change_seats(table_id, change)
-        except errors.NotFound:
-            return None
-        return snap
-
-    async def add_bot(
-        self, table_id: str, player: Player, level: str | None
-    ) -> tuple[Snapshot, int]:
-        snap = await self.snapshot(table_id)
-        levels = snap.engine.info.bot_levels
-        chosen = level or levels[0]
-        if chosen not in levels:
-            raise errors.ValidationFailed(
-                f"bot level must be one of {', '.join(levels)}",
-                reason="not_a_choice",
-                params={"expected": ", ".join(levels)},
-                field="level",
-            )
-
-        def change(row: GameTable) -> int:
-            if row.owner_id != player.id:
-                raise errors.Forbidden("only the table's owner may add bots", reason="owner_only")
-            free = [s for s in row.seats if s.player_id is None and s.bot_level is None]
-            if not free:
-                raise errors.TableFull("every seat at this table is taken")
-            free[0].bot_level = chosen
-            return free[0].seat
-
-        return await self._change_seats(table_id, change)
-
-    async def start(self, table_id: str, player: Player) -> Snapshot:
-        async with self._lock(table_id):
-            async with self.sessionmaker() as session, session.begin():
-                # Holds the row as the lobby changes do: no seat empties under a start.
-                row = await self.lock_row(session, table_id)
-                if row.owner_id != player.id:
-                    raise errors.Forbidden(
-                        "only the table's owner may start the game", reason="owner_only"
-                    )
-                if row.status != OPEN:
-                    raise errors.AlreadyStarted("the game has already started")
-                taken = sum(1 for s in row.seats if s.player_id or s.bot_level)
-                if taken < row.seat_count:
-                    raise errors.TableNotFull(
-                        f"{taken} of {row.seat_count} seats are taken; add bots or wait for players",
-                        taken=taken, seats=row.seat_count,
-                    )  # fmt: skip
-                engine = self.engine(row.game)
-                options = self.table_options(engine, row.options, row.seat_count)
-                state, setup_events = engine.start(row.seat_count, row.seed, options)
-                row.state = state.model_dump(mode="json")
-                row.version = 1
-                row.status = PLAYING
-                row.started_at = row.updated_at = utcnow()
-                # The setup's events (deal 1 or round 1 begun, first player drawn) are version
-                # 1 of the log, by nobody: a client following the log sees the first deal too.
-                session.add(
-                    ActionRecord(
-                        table_id=row.id,
-                        version=1,
-                        seat=None,
-                        action={},
-                        events=[e.model_dump(mode="json") for e in setup_events],
-                        kind=SETUP,
-                        created_at=row.started_at,
-                    )
-                )
-                tc = time_control_of(row.time_control)
-                if tc.clock != "none":
-                    row.clocks = clocks.start_clocks(
-                        tc, row.seat_count, set(engine.to_act(state)), time.time()
-                    )
-                for seat_row in row.seats:
-                    seat_row.last_seen_at = _later(seat_row.last_seen_at, row.started_at)
-                self._finish_if_over(engine, state, row)
-            self.invalidate(table_id)
-            snap = await self.snapshot(table_id)
-        log.info("table started", extra={"table": table_id, "game": snap.game})
-        await self.publish(table_id, snap.version, "table")
-        await self.publish(table_id, snap.version, "state")
-        self._alert_new_turns(snap, set())
-        self.bots.schedule_bots(table_id)
-        return snap
-
-    @staticmethod
-    def _finish_if_over(engine: Engine, state: BaseModel, row: GameTable) -> None:
-        result = engine.result(state)
-        if result is not None:
-            row.status = FINISHED
-            row.result = result.model_dump(mode="json")
-            row.finished_at = utcnow()
 
     # ------------------------------------------------------------------ playing
 
@@ -939,7 +556,7 @@ class TableService:
     ) -> dict[str, Any]:
         table_id = snap.id
         ACTIONS.labels(snap.game, "accepted").inc()
-        self._alert_new_turns(new_snap, set(snap.to_act()))
+        self.alert_new_turns(new_snap, set(snap.to_act()))
         ACTION_LATENCY.labels(snap.game).observe(time.perf_counter() - started)
         await self.publish(table_id, new_snap.version, "state")
         if new_snap.status == FINISHED:
@@ -1186,7 +803,7 @@ class TableService:
         answer["replayed"] = True
         return answer
 
-    def _alert_new_turns(self, snap: Snapshot, before: set[int]) -> None:
+    def alert_new_turns(self, snap: Snapshot, before: set[int]) -> None:
         """Webhook alerts for human seats that have just become due to act."""
         if self.notifier is None:
             return
@@ -1198,50 +815,6 @@ class TableService:
                     {"event": "your_turn", "table_id": snap.id, "game": snap.game, "seat": seat,
                      "version": snap.version, "player": info.player_name},
                 )  # fmt: skip
-
-    async def my_tables(self, player: Player, limit: int = 100) -> list[dict[str, Any]]:
-        """The tables the player sits at, newest first, with whether it is their turn."""
-        async with self.sessionmaker() as session:
-            ids = (
-                (
-                    await session.execute(
-                        select(GameTable.id)
-                        .join(Seat, Seat.table_id == GameTable.id)
-                        .where(Seat.player_id == player.id)
-                        .order_by(GameTable.updated_at.desc())
-                        .limit(limit)
-                    )
-                )
-                .scalars()
-                .all()
-            )
-        out = []
-        for table_id in ids:
-            try:
-                snap = await self.snapshot(table_id)
-            except errors.NotFound:
-                continue
-            seat = snap.seat_of(player.id)
-            table = self.presenter.table_public(snap, player.id)
-            table["my_seat"] = seat
-            table["my_turn"] = seat is not None and seat in snap.to_act()
-            out.append(table)
-        out.sort(key=lambda t: (not t["my_turn"], t["status"] == FINISHED))
-        return out
-
-    async def set_webhook(self, player: Player, url: str | None) -> None:
-        async with self.sessionmaker() as session, session.begin():
-            await session.execute(
-                update(Player).where(Player.id == player.id).values(webhook_url=url)
-            )
-            table_ids = (
-                (await session.execute(select(Seat.table_id).where(Seat.player_id == player.id)))
-                .scalars()
-                .all()
-            )
-        player.webhook_url = url
-        for table_id in table_ids:
-            self.invalidate(table_id)
 
     # ------------------------------------------------------------------ clocks and takeover
 
@@ -1296,7 +869,7 @@ class TableService:
                 )
             )
         ).scalar_one_or_none()
-        since = max(_utc(m) for m in (seen, acted, snap.created_at) if m is not None)
+        since = max(as_utc(m) for m in (seen, acted, snap.created_at) if m is not None)
         return max(0.0, (now - since).total_seconds()), since
 
     async def away_seconds(self, snap: Snapshot, seat: int) -> float:
@@ -1380,7 +953,7 @@ class TableService:
         }
         async with self._lock(table_id), self.sessionmaker() as session, session.begin():
             row, since = await self._seat_for_takeover(session, snap, seat)
-            votes = [v for v in _votes(row.takeover_votes, since) if v["voter"] in voters]
+            votes = [v for v in current_votes(row.takeover_votes, since) if v["voter"] in voters]
             if voter.id not in {v["voter"] for v in votes}:
                 votes.append({"voter": voter.id, "at": utcnow().timestamp()})
             taken = len(votes) * 2 > len(voters)
@@ -1441,7 +1014,7 @@ class TableService:
                     raise errors.NotFound(f"no table '{table_id}'", reason="table")
                 row.bot_level = None
                 row.takeover_votes = None
-                row.last_seen_at = _later(row.last_seen_at, utcnow())
+                row.last_seen_at = later(row.last_seen_at, utcnow())
                 if snap.clocks is not None and snap.status == PLAYING:
                     table_row = await session.get(GameTable, table_id)
                     if table_row is None:

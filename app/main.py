@@ -280,7 +280,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         )
         keeper = asyncio.create_task(
             clock_keeper(
-                service,
+                service.absence,
                 hub.connected_by_table,
                 settings.clock_tick_seconds,
                 settings.presence_touch_seconds,

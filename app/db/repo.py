@@ -4,8 +4,11 @@ place: the socket layer and the services ask here instead of writing their own q
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, and_, func, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import ColumnElement, Table, and_, bindparam, case, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from app.db.models import ActionRecord, GameTable, Player, Seat
 
@@ -112,3 +115,86 @@ async def set_webhook(session: AsyncSession, player_id: str, url: str | None) ->
     await session.execute(update(Player).where(Player.id == player_id).values(webhook_url=url))
     found = await session.execute(select(Seat.table_id).where(Seat.player_id == player_id))
     return list(found.scalars().all())
+
+
+async def last_own_move_at(
+    session: AsyncSession, table_id: str, seat: int, server_prefixes: tuple[str, ...]
+) -> datetime | None:
+    """When the seat last acted itself (moves whose id starts with ``server_prefixes``, the
+    server's for the seat, do not count)."""
+    client = ActionRecord.client_id
+    found = await session.execute(
+        select(func.max(ActionRecord.created_at)).where(
+            ActionRecord.table_id == table_id,
+            ActionRecord.seat == seat,
+            or_(
+                client.is_(None),
+                ~or_(*(client.startswith(prefix) for prefix in server_prefixes)),
+            ),
+        )
+    )
+    return found.scalar_one_or_none()
+
+
+async def seat_last_seen(session: AsyncSession, table_id: str, seat: int) -> datetime | None:
+    """The seat's presence lease (``last_seen_at``)."""
+    found = await session.execute(
+        select(Seat.last_seen_at).where(Seat.table_id == table_id, Seat.seat == seat)
+    )
+    return found.scalar_one_or_none()
+
+
+async def hold_seat(session: AsyncSession, table_id: str, seat: int) -> Seat | None:
+    """The seat's row, held for the transaction and read afresh."""
+    found = await session.execute(
+        select(Seat)
+        .where(Seat.table_id == table_id, Seat.seat == seat)
+        .with_for_update(of=Seat)
+        .execution_options(populate_existing=True)
+    )
+    return found.scalar_one_or_none()
+
+
+async def renew_leases(
+    conn: AsyncConnection, seats: list[tuple[str, str]], until: datetime
+) -> None:
+    """Move the presence lease of these (table, player) seats forward to ``until`` (never
+    back: a longer lease stands) and drop their takeover votes."""
+    table = cast(Table, Seat.__table__)
+    seen = table.c.last_seen_at
+    lease = bindparam("u", type_=seen.type)
+    await conn.execute(
+        update(table)
+        .where(table.c.table_id == bindparam("t"), table.c.player_id == bindparam("p"))
+        .values(
+            last_seen_at=case((or_(seen.is_(None), seen < lease), lease), else_=seen),
+            takeover_votes=None,
+        ),
+        [{"t": t, "p": p, "u": until} for t, p in seats],
+    )
+
+
+async def cut_lease(
+    conn: AsyncConnection, table_id: str, player_id: str, lease: datetime, linger: datetime
+) -> None:
+    """Cut the player's lease at the table to ``linger``, if it is still ``lease``."""
+    table = cast(Table, Seat.__table__)
+    await conn.execute(
+        update(table)
+        .where(
+            table.c.table_id == table_id,
+            table.c.player_id == player_id,
+            table.c.last_seen_at == lease,
+        )
+        .values(last_seen_at=linger)
+    )
+
+
+async def clocked_tables(session: AsyncSession, status: str) -> list[tuple[str, Any]]:
+    """(id, stored time control) of every table with this status that has a time control."""
+    found = await session.execute(
+        select(GameTable.id, GameTable.time_control).where(
+            GameTable.status == status, GameTable.time_control.is_not(None)
+        )
+    )
+    return [(table_id, stored) for table_id, stored in found.all()]

@@ -181,9 +181,9 @@ async def _publish_presence(service: TableService, table_id: str, players: set[s
     here = service.presence(table_id)
     try:
         if came := seated & here:
-            await service.mark_seen([(table_id, came)])
+            await service.absence.mark_seen([(table_id, came)])
         for player_id in seated - here:
-            await service.mark_gone(table_id, player_id)
+            await service.absence.mark_gone(table_id, player_id)
     except Exception:
         log.warning("presence write failed", exc_info=True)
     await service.broker.publish(TableUpdate(table_id, snap.version, "table"))

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -30,9 +30,22 @@ SERVER_MOVES = (BOT_MOVE, TIMEOUT_MOVE)
 Load = Callable[[str], Awaitable[Snapshot]]
 #: The table as this instance last cached it, if it did.
 Cached = Callable[[str], Snapshot | None]
-#: A move the server makes for a seat: (table, seat, version, action, client id), through
-#: the gauntlet and the commit.
-ServerMove = Callable[[str, int, int, dict[str, Any], str], Awaitable[Any]]
+
+
+class ServerMove(Protocol):
+    """A move the server makes for a seat, through the gauntlet and the commit (a bot's, or
+    the one a seat that ran out of time makes, ``timed_out``)."""
+
+    def __call__(
+        self,
+        table_id: str,
+        seat: int,
+        version: int,
+        action: Any,
+        client_id: str | None,
+        *,
+        timed_out: bool = ...,
+    ) -> Awaitable[Any]: ...
 
 
 class Bots:

@@ -11,23 +11,18 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import random
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
 from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import (
     Table,
-    bindparam,
-    case,
-    func,
     insert,
-    or_,
     select,
     update,
 )
@@ -51,7 +46,8 @@ from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.refusals import validation_reason
 from app.tables import clocks
-from app.tables.bots import SERVER_MOVES, TIMEOUT_MOVE, Bots
+from app.tables.absence import Absence
+from app.tables.bots import SERVER_MOVES, Bots
 from app.tables.clocks import time_control_of
 from app.tables.history import History, redact_events, shown
 from app.tables.notify import TurnNotifier
@@ -74,9 +70,6 @@ from app.tables.snapshot import (
     UNDO_SETTLED,
     SeatInfo,
     Snapshot,
-    as_utc,
-    current_votes,
-    later,
     may_undo,
     new_id,
     vote_ids,
@@ -154,8 +147,6 @@ class TableService:
         self.presence: Presence = presence or (lambda _table_id: set())
         # Late-bound: the clock is this module's ``time`` whenever it is asked.
         self.presenter = Presenter(self.presence, now=lambda: time.time())
-        # (table, player) -> the presence lease this instance last wrote (see mark_seen).
-        self._leases: dict[tuple[str, str], datetime] = {}
         self.notifier = notifier
         self.on_finished = on_finished
         self._background: set[asyncio.Task[Any]] = set()
@@ -176,6 +167,13 @@ class TableService:
         )
         self.bots = Bots(
             sessionmaker, self.snapshot, self._cache.get, self._act, settings.bot_delay
+        )
+        self.absence = Absence(
+            self,
+            self._act,
+            self.bots.schedule_bots,
+            self.presenter.now,
+            settings.presence_touch_seconds,
         )
         self.lobby = Lobby(
             self, self.bots.schedule_bots, self.presenter.now, settings.max_open_tables_per_player
@@ -817,317 +815,6 @@ class TableService:
                 )  # fmt: skip
 
     # ------------------------------------------------------------------ clocks and takeover
-
-    async def time_out(self, table_id: str, seat: int, version: int) -> bool:
-        """The seat ran out of time at ``version``: apply the table's policy. Several instances
-        may try at once; the idempotency key and the compare-and-set let one of them win."""
-        snap = await self.snapshot(table_id)
-        if snap.status != PLAYING or snap.version != version or snap.state is None:
-            return False
-        if snap.is_bot(seat) or seat not in snap.to_act():
-            return False
-        if not clocks.overdue(snap.time_control, snap.clocks, [seat], time.time()):
-            return False
-        if snap.time_control.on_timeout == "bot_takeover" and snap.seats[seat].player_id:
-            await self.take_over(table_id, seat, reason="timeout")
-            return True
-        engine = snap.engine
-        view = engine.view(snap.state, seat)
-        legal = engine.legal_actions(snap.state, seat)
-        rng = random.Random(f"{snap.seed}:{snap.version}:{seat}:timeout")
-        choice = engine.bot(view, legal, rng, "normal")
-        try:
-            await self._act(
-                table_id, seat, version, choice.model_dump(mode="json"),
-                f"{TIMEOUT_MOVE}{version}:{seat}", timed_out=True,
-            )  # fmt: skip
-        except (errors.StaleVersion, errors.NotYourTurnError, errors.NotPlaying):
-            return False
-        log.info("clock ran out", extra={"table": table_id, "seat": seat, "version": version})
-        return True
-
-    async def _absence(
-        self, session: AsyncSession, snap: Snapshot, seat: int, seen: datetime | None
-    ) -> tuple[float, datetime]:
-        """How long the seat's player has been away, and since when: neither connected to
-        any instance nor acting. ``seen`` is the seat's ``last_seen_at``, a lease that every
-        instance holding a socket of the player keeps in the future (``mark_seen``); moves
-        the server made for the seat (bot, timeout) are not the player's."""
-        now = utcnow()
-        if snap.seats[seat].player_id in self.presence(snap.id):
-            return 0.0, now
-        client = ActionRecord.client_id
-        acted = (
-            await session.execute(
-                select(func.max(ActionRecord.created_at)).where(
-                    ActionRecord.table_id == snap.id,
-                    ActionRecord.seat == seat,
-                    or_(
-                        client.is_(None),
-                        ~or_(*(client.startswith(prefix) for prefix in SERVER_MOVES)),
-                    ),
-                )
-            )
-        ).scalar_one_or_none()
-        since = max(as_utc(m) for m in (seen, acted, snap.created_at) if m is not None)
-        return max(0.0, (now - since).total_seconds()), since
-
-    async def away_seconds(self, snap: Snapshot, seat: int) -> float:
-        """How long the seat's player has been neither connected nor acting (any instance)."""
-        async with self.sessionmaker() as session:
-            seen = (
-                await session.execute(
-                    select(Seat.last_seen_at).where(Seat.table_id == snap.id, Seat.seat == seat)
-                )
-            ).scalar_one_or_none()
-            away, _ = await self._absence(session, snap, seat, seen)
-        return away
-
-    async def _seat_for_takeover(
-        self, session: AsyncSession, snap: Snapshot, seat: int
-    ) -> tuple[Seat, datetime]:
-        """The seat row, locked, if its player is still there and away past the grace now,
-        and since when; asked inside the transaction that hands the seat to a bot, so that a
-        player seen meanwhile (on any instance) keeps it."""
-        tc = snap.time_control
-        row = (
-            await session.execute(
-                select(Seat)
-                .where(Seat.table_id == snap.id, Seat.seat == seat)
-                .with_for_update(of=Seat)
-                .execution_options(populate_existing=True)
-            )
-        ).scalar_one_or_none()
-        player_id = snap.seats[seat].player_id
-        if row is None or row.player_id is None or row.player_id != player_id:
-            raise errors.NoTakeover(
-                f"seat {seat} has no player to replace", reason="no_player", seat=seat
-            )
-        if row.bot_level is not None:
-            raise errors.NoTakeover(
-                f"seat {seat} is already played by a bot", reason="already_bot", seat=seat
-            )
-        away, since = await self._absence(session, snap, seat, row.last_seen_at)
-        if away < tc.grace_seconds:
-            raise errors.NoTakeover(
-                f"seat {seat}'s player has been away {int(away)} s; a seat can be handed to a bot "
-                f"after {tc.grace_seconds} s",
-                reason="too_soon",
-                seat=seat,
-                away_seconds=int(away), grace_seconds=tc.grace_seconds,
-            )  # fmt: skip
-        return row, since
-
-    async def vote_takeover(self, table_id: str, voter: Player, seat: int) -> Snapshot:
-        """A seated player votes to hand an absent player's seat to a bot; a majority of the
-        other seated players decides. A vote belongs to the absence it was cast in: once the
-        player is seen again (connected or acting), it no longer counts."""
-        snap = await self.snapshot(table_id)
-        tc = snap.time_control
-        if snap.status != PLAYING:
-            raise errors.NotPlaying(f"the table is {snap.status}, not playing")
-        if not 0 <= seat < snap.seat_count:
-            raise errors.ValidationFailed(
-                f"seat must be 0..{snap.seat_count - 1}",
-                reason="out_of_range",
-                params={"min": 0, "max": snap.seat_count - 1},
-                field="seat",
-            )
-        voter_seat = snap.seat_of(voter.id)
-        if voter_seat is None:
-            raise errors.NotSeated("only players seated at this table may vote")
-        if snap.seats[voter_seat].resigned:
-            raise errors.Resigned("you resigned from this game; you no longer vote")
-        target = snap.seats[seat]
-        if voter_seat == seat:
-            raise errors.NoTakeover("you cannot vote on your own seat", reason="own_seat")
-        if target.player_id is None or target.taken_over or target.resigned:
-            raise errors.NoTakeover(
-                f"seat {seat} is already played by a bot", reason="already_bot", seat=seat
-            )
-        if tc.abandon == "off":
-            raise errors.NoTakeover("this table does not hand seats to bots", reason="off")
-        # Players who resigned have left the game: they neither vote nor count.
-        voters = {
-            s.player_id for s in snap.seats if s.player_id and s.seat != seat and not s.resigned
-        }
-        async with self._lock(table_id), self.sessionmaker() as session, session.begin():
-            row, since = await self._seat_for_takeover(session, snap, seat)
-            votes = [v for v in current_votes(row.takeover_votes, since) if v["voter"] in voters]
-            if voter.id not in {v["voter"] for v in votes}:
-                votes.append({"voter": voter.id, "at": utcnow().timestamp()})
-            taken = len(votes) * 2 > len(voters)
-            if taken:
-                row.bot_level = "normal"
-                row.takeover_votes = None
-            else:
-                row.takeover_votes = votes
-        return await self._after_takeover(table_id, seat, "vote" if taken else None)
-
-    async def take_over(
-        self, table_id: str, seat: int, reason: str, *, absent: Snapshot | None = None
-    ) -> Snapshot:
-        """A bot plays the seat from now on; its player stays seated and may take it back.
-        With ``absent`` (the table as the caller saw it), only if the player is still away
-        past the grace, checked again in the transaction (``NoTakeover`` otherwise)."""
-        async with self._lock(table_id), self.sessionmaker() as session, session.begin():
-            if absent is not None:
-                row, _ = await self._seat_for_takeover(session, absent, seat)
-            else:
-                found = await session.get(Seat, (table_id, seat))
-                if found is None or found.player_id is None:
-                    raise errors.NoTakeover(
-                        f"seat {seat} has no player to replace", reason="no_player", seat=seat
-                    )
-                row = found
-            row.bot_level = row.bot_level or "normal"
-            row.takeover_votes = None
-        return await self._after_takeover(table_id, seat, reason)
-
-    async def _after_takeover(self, table_id: str, seat: int, reason: str | None) -> Snapshot:
-        self.invalidate(table_id)
-        snap = await self.snapshot(table_id)
-        if reason is not None:
-            log.info(
-                "seat taken over by a bot",
-                extra={"table": table_id, "seat": seat, "reason": reason},
-            )
-        await self.publish(table_id, snap.version, "table")
-        if reason is not None:
-            self.bots.schedule_bots(table_id)
-        return snap
-
-    async def take_back(self, table_id: str, player: Player) -> Snapshot:
-        """The player returns: the bot leaves the seat and the clock restarts from now."""
-        async with self._lock(table_id):
-            snap = await self.snapshot(table_id)
-            seat = snap.seat_of(player.id)
-            if seat is None:
-                raise errors.NotSeated("you hold no seat at this table")
-            if snap.seats[seat].resigned:
-                raise errors.Resigned("you resigned from this game; the seat stays with its bot")
-            if not snap.seats[seat].taken_over:
-                raise errors.NoTakeover("no bot is playing your seat", reason="not_taken_over")
-            async with self.sessionmaker() as session, session.begin():
-                row = await session.get(Seat, (table_id, seat))
-                if row is None:  # removed since the snapshot (by its owner or housekeeping)
-                    raise errors.NotFound(f"no table '{table_id}'", reason="table")
-                row.bot_level = None
-                row.takeover_votes = None
-                row.last_seen_at = later(row.last_seen_at, utcnow())
-                if snap.clocks is not None and snap.status == PLAYING:
-                    table_row = await session.get(GameTable, table_id)
-                    if table_row is None:
-                        raise errors.NotFound(f"no table '{table_id}'", reason="table")
-                    table_row.clocks = clocks.restart_seat(
-                        snap.clocks, seat, seat in snap.to_act(), time.time()
-                    )
-            self.invalidate(table_id)
-            snap = await self.snapshot(table_id)
-        await self.publish(table_id, snap.version, "table")
-        await self.publish(table_id, snap.version, "refresh")
-        return snap
-
-    async def mark_seen(
-        self, connected: list[tuple[str, set[str]]], *, everyone: bool = False
-    ) -> None:
-        """These players are connected to these tables here: their seats' ``last_seen_at``
-        becomes a lease, ``presence_lease`` ahead, that this instance renews every
-        ``presence_touch_seconds`` while the socket stays open. Every instance reads a
-        lease in the future as "connected somewhere", whatever the table's grace. The lease
-        only moves forward (another instance's longer lease stands), and the player's
-        takeover votes go (they belonged to an absence that is over). ``everyone``: this is
-        the full list of the players connected here (the heartbeat). One transaction for
-        all: on SQLite every write transaction holds the single writer lock."""
-        rows = [
-            {"t": table_id, "p": player_id}
-            for table_id, players in connected
-            for player_id in players
-        ]
-        if everyone:
-            keep = {(r["t"], r["p"]) for r in rows}
-            for key in [k for k in self._leases if k not in keep]:
-                del self._leases[key]
-        if not rows:
-            return
-        until = utcnow() + timedelta(
-            seconds=clocks.presence_lease(self.settings.presence_touch_seconds)
-        )
-        seats = cast(Table, Seat.__table__)
-        seen = seats.c.last_seen_at
-        lease = bindparam("u", type_=seen.type)
-        async with self.writer, self.db.begin() as conn:
-            await conn.execute(
-                update(seats)
-                .where(seats.c.table_id == bindparam("t"), seats.c.player_id == bindparam("p"))
-                .values(
-                    last_seen_at=case((or_(seen.is_(None), seen < lease), lease), else_=seen),
-                    takeover_votes=None,
-                ),
-                [{**r, "u": until} for r in rows],
-            )
-        for r in rows:
-            self._leases[(r["t"], r["p"])] = until
-
-    async def mark_gone(self, table_id: str, player_id: str) -> None:
-        """This instance's last socket of the player at the table closed: the lease it wrote
-        is cut to ``presence_linger`` from now (long enough for another instance where the
-        player is still connected to renew it), unless another instance's lease is there."""
-        lease = self._leases.pop((table_id, player_id), None)
-        linger = utcnow() + timedelta(
-            seconds=clocks.presence_linger(self.settings.presence_touch_seconds)
-        )
-        if lease is None or lease <= linger:
-            return
-        seats = cast(Table, Seat.__table__)
-        async with self.writer, self.db.begin() as conn:
-            await conn.execute(
-                update(seats)
-                .where(
-                    seats.c.table_id == table_id,
-                    seats.c.player_id == player_id,
-                    seats.c.last_seen_at == lease,
-                )
-                .values(last_seen_at=linger)
-            )
-
-    async def clock_tick(self) -> int:
-        """One pass of the clock keeper: time-outs and automatic takeovers. Returns how many
-        seats it acted on."""
-        async with self.sessionmaker() as session:
-            rows = (
-                await session.execute(
-                    select(GameTable.id, GameTable.time_control).where(
-                        GameTable.status == PLAYING, GameTable.time_control.is_not(None)
-                    )
-                )
-            ).all()
-        acted = 0
-        now = time.time()
-        for table_id, stored in rows:
-            tc = time_control_of(stored)
-            if tc.clock == "none" and tc.abandon != "auto":
-                continue
-            try:
-                snap = await self.snapshot(table_id)
-                due = [s for s in snap.to_act() if not snap.is_bot(s)]
-                for seat in clocks.overdue(tc, snap.clocks, due, now):
-                    acted += await self.time_out(table_id, seat, snap.version)
-                    snap = await self.snapshot(table_id)
-                if tc.abandon == "auto":
-                    for seat in [s for s in snap.to_act() if not snap.is_bot(s)]:
-                        if snap.seats[seat].player_id and (
-                            await self.away_seconds(snap, seat) >= tc.grace_seconds
-                        ):
-                            with contextlib.suppress(errors.NoTakeover):
-                                # Asked again in the takeover's own transaction.
-                                await self.take_over(table_id, seat, reason="away", absent=snap)
-                                acted += 1
-            except errors.AppError:
-                continue
-            except Exception:
-                log.exception("clock keeper failed on a table", extra={"table": table_id})
-        return acted
 
     async def close(self) -> None:
         await self.bots.close()

@@ -148,7 +148,7 @@ async def vote_takeover(
 ) -> dict[str, Any]:
     """Vote to hand an absent player's seat to a bot (a majority of the other players decides)."""
     return service.presenter.table_public(
-        await service.vote_takeover(table_id, player, seat), player.id
+        await service.absence.vote_takeover(table_id, player, seat), player.id
     )
 
 
@@ -157,4 +157,6 @@ async def take_back(
     table_id: TableId, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Take your seat back from the bot that was playing it."""
-    return service.presenter.table_public(await service.take_back(table_id, player), player.id)
+    return service.presenter.table_public(
+        await service.absence.take_back(table_id, player), player.id
+    )

@@ -409,9 +409,11 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
                     "spectators cannot act; connect with a token", reason="spectator"
                 )
             if isinstance(frame, UndoFrame):
-                picture = await service.undo(conn.table_id, conn.player, frame.version, frame.id)
+                picture = await service.moves.undo(
+                    conn.table_id, conn.player, frame.version, frame.id
+                )
             else:
-                picture = await service.act(
+                picture = await service.moves.act(
                     conn.table_id, conn.player, frame.version, frame.action, frame.id
                 )
             if picture["version"] >= conn.last_version:

@@ -268,7 +268,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         app.state.loop = asyncio.get_running_loop()
         app.state.admin, app.state.chat, app.state.ratings = admin, chat, ratings
         await broker.start(hub.on_update)
-        resumed = await service.resume()
+        resumed = await service.bots.resume()
         await ratings.rate_pending()
         sweeper = asyncio.create_task(
             housekeeping_loop(
@@ -280,7 +280,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         )
         keeper = asyncio.create_task(
             clock_keeper(
-                service,
+                service.absence,
                 hub.connected_by_table,
                 settings.clock_tick_seconds,
                 settings.presence_touch_seconds,

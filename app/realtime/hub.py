@@ -202,7 +202,7 @@ class Connection:
         """``since`` 0 asks for no events, unless ``seen``: this socket was sent version 0 (an
         open table) and now gets the start, whose setup events are version 1."""
         seat = snap.seat_of(self.player_id)
-        await service.check_undo(snap, seat)
+        await service.moves.check_undo(snap, seat)
         events = await service.history.events_since(snap, since, seat) if since or seen else []
         frame = self.state_frame(
             service, snap, service.presenter.picture(snap, seat, events=events or []), ref

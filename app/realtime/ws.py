@@ -45,7 +45,8 @@ from app.realtime.broker import TableUpdate
 from app.realtime.hub import BLOCKED, CLOSE_AUTH, Connection, Credits, Hub
 from app.refusals import validation_reason
 from app.tables.chat_rate import check_chat_rate
-from app.tables.service import TableService, validation_details
+from app.tables.presenter import validation_details
+from app.tables.service import TableService
 
 log = logging.getLogger("partida.realtime")
 router = APIRouter()
@@ -180,9 +181,9 @@ async def _publish_presence(service: TableService, table_id: str, players: set[s
     here = service.presence(table_id)
     try:
         if came := seated & here:
-            await service.mark_seen([(table_id, came)])
+            await service.absence.mark_seen([(table_id, came)])
         for player_id in seated - here:
-            await service.mark_gone(table_id, player_id)
+            await service.absence.mark_gone(table_id, player_id)
     except Exception:
         log.warning("presence write failed", exc_info=True)
     await service.broker.publish(TableUpdate(table_id, snap.version, "table"))
@@ -408,9 +409,11 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
                     "spectators cannot act; connect with a token", reason="spectator"
                 )
             if isinstance(frame, UndoFrame):
-                picture = await service.undo(conn.table_id, conn.player, frame.version, frame.id)
+                picture = await service.moves.undo(
+                    conn.table_id, conn.player, frame.version, frame.id
+                )
             else:
-                picture = await service.act(
+                picture = await service.moves.act(
                     conn.table_id, conn.player, frame.version, frame.action, frame.id
                 )
             if picture["version"] >= conn.last_version:

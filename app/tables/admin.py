@@ -31,7 +31,9 @@ class Admin:
             if status is not None:
                 query = query.where(GameTable.status == status)
             rows = (await session.execute(query)).unique().scalars().all()
-            snaps = [self.service.lightweight(r) for r in rows if r.game in self.service.games]
+            snaps = [
+                self.service.lobby.lightweight(r) for r in rows if r.game in self.service.games
+            ]
         out = []
         for snap in snaps:
             table = self.service.presenter.table_public(snap)

@@ -19,8 +19,9 @@ from app.tables.pace import BotPace
 
 
 class ClockDriver(Protocol):
-    """What the clock keeper drives (the table service): no import of it, so the service can
-    use this module's clock arithmetic without a cycle."""
+    """What the clock keeper drives (the table service's clocks and takeovers,
+    app.tables.absence): no import of it, so they can use this module's clock arithmetic
+    without a cycle."""
 
     async def clock_tick(self) -> int: ...
 

@@ -22,8 +22,8 @@ from app import errors
 from app.db.models import GameTable, Player, Seat, utcnow
 from app.fairness import new_secret, seed_from_secret
 from app.tables.outcomes import cancelled_result, early_result, game_goes_on
-from app.tables.service import TableService, new_id
-from app.tables.snapshot import FINISHED, OPEN, PLAYING, Snapshot, is_cancel_voter
+from app.tables.service import TableService
+from app.tables.snapshot import FINISHED, OPEN, PLAYING, Snapshot, is_cancel_voter, new_id
 
 log = logging.getLogger("partida.endings")
 
@@ -90,7 +90,7 @@ class Endings:
         if snap.status == FINISHED and snap.result and not snap.result.get("cancelled"):
             self.service.game_finished(table_id)
         elif snap.status == PLAYING:
-            service.schedule_bots(table_id)
+            service.bots.schedule_bots(table_id)
         return snap
 
     # ------------------------------------------------------------------ cancel
@@ -229,7 +229,7 @@ class Endings:
                     await session.get(GameTable, row.next_table_id) if row.next_table_id else None
                 )
                 if existing is None:
-                    await service.check_table_cap(session, player)
+                    await service.lobby.check_table_cap(session, player)
                     created = self._next_table(row, player)
                     session.add(created)
                     # Inserted first: the old table's pointer refers to it.
@@ -249,7 +249,7 @@ class Endings:
 
     def _next_table(self, row: GameTable, player: Player) -> GameTable:
         engine = self.service.engine(row.game)
-        options = self.service.table_options(engine, row.options, row.seat_count)
+        options = self.service.lobby.table_options(engine, row.options, row.seat_count)
         secret = new_secret()
         now = utcnow()
         table = GameTable(

@@ -11,6 +11,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import ValidationError
+
 from app.fairness import commitment
 from app.games.base import Engine, Locale, action_adapter, describe_result, parse_event
 from app.games.messages import SeatRef, msg, render
@@ -189,3 +191,11 @@ class Presenter:
             "action_text": engine.describe(item, lang),
             "action_message": engine.message(item).to_json(),
         }
+
+
+def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
+    """Pydantic errors without the echoed input (it may be large) and with JSON-safe ctx."""
+    return [
+        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+        for e in exc.errors(include_url=False)
+    ]

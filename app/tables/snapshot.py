@@ -4,6 +4,7 @@ Plain data; the parts that load, change and show it live beside it in app/tables
 
 from __future__ import annotations
 
+import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -143,3 +144,32 @@ def public_cancel_vote(snap: Snapshot) -> dict[str, Any] | None:
         "agreed": [s.seat for s in voters if s.player_id in yes],
         "waiting": [s.seat for s in voters if s.player_id not in yes],
     }
+
+
+def new_id() -> str:
+    return secrets.token_hex(8)
+
+
+def as_utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def later(stored: datetime | None, moment: datetime) -> datetime:
+    """``last_seen_at`` only moves forward: another instance's lease is never cut short."""
+    return moment if stored is None or as_utc(stored) < moment else as_utc(stored)
+
+
+def current_votes(stored: Any, absent_since: datetime | None) -> list[dict[str, Any]]:
+    """The takeover votes cast during the seat's present absence: each vote records when it
+    was cast, and one cast before the player was last seen (or acted) no longer counts, nor
+    does a vote stored without its moment."""
+    since = as_utc(absent_since).timestamp() if absent_since is not None else 0.0
+    return [
+        v
+        for v in stored or ()
+        if isinstance(v, dict) and isinstance(v.get("at"), int | float) and v["at"] >= since
+    ]
+
+
+def vote_ids(stored: Any, absent_since: datetime | None) -> tuple[str, ...]:
+    return tuple(str(v["voter"]) for v in current_votes(stored, absent_since))

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from app.games.base import Engine, GameOver, NotYourTurn, RulesError, parse_action
-from app.tables.service import validation_details
+from app.tables.presenter import validation_details
 from tests.conftest import test_games
 from tests.support.client import Player, make_table, new_player
 from tests.support.live import LiveServer
@@ -159,7 +159,7 @@ def _check_log(
 
 # --------------------------------------------------------------------------- refused requests
 #
-# What a refusal may say. The server refuses in a fixed order (service.TableService._act):
+# What a refusal may say. The server refuses in a fixed order (app.tables.moves.Moves.act_as_seat):
 # not playing, stale version, not the seat's turn, not an action of the game, then whatever the
 # engine's ``apply`` raises. ``_refusal`` models that order and computes each refusal from the
 # full state. An error body tells the seat nothing hidden when it is a function of what the seat

@@ -41,7 +41,7 @@ async def get_state(
     invite: Invite = None,
 ) -> dict[str, Any]:
     """The caller's picture: its seat's view and legal actions (spectators: the public view)."""
-    return await service.state_for(table_id, player, lang, invite)
+    return await service.moves.state_for(table_id, player, lang, invite)
 
 
 @router.post("/actions", responses={200: {"model": StateOut}})
@@ -49,7 +49,7 @@ async def post_action(
     table_id: TableId, body: ActionRequest, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Send one element of legal_actions with the version it was taken from."""
-    return await service.act(table_id, player, body.version, body.action, body.id)
+    return await service.moves.act(table_id, player, body.version, body.action, body.id)
 
 
 @router.post("/undo", responses={200: {"model": StateOut}})
@@ -57,7 +57,7 @@ async def post_undo(
     table_id: TableId, body: UndoRequest, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Take back your own last action, before anybody else acts (when the game allows it)."""
-    return await service.undo(table_id, player, body.version, body.id)
+    return await service.moves.undo(table_id, player, body.version, body.id)
 
 
 @router.get("/log", response_model=LogOut)

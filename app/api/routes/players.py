@@ -43,14 +43,14 @@ async def update_me(body: PlayerUpdate, player: CurrentPlayer, service: ServiceD
     url = body.webhook_url
     if url is not None:
         url = await check_webhook_url(url, service.settings.webhook_allow_private)
-    await service.set_webhook(player, url)
+    await service.lobby.set_webhook(player, url)
     return PlayerMe(id=player.id, name=player.name, webhook_url=url)
 
 
 @router.get("/me/tables", response_model=list[MyTable])
 async def my_tables(player: CurrentPlayer, service: ServiceDep) -> list[dict[str, Any]]:
     """Your tables, the ones where it is your turn first."""
-    return await service.my_tables(player)
+    return await service.lobby.my_tables(player)
 
 
 @router.get("/players/{player_id}")

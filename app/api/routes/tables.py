@@ -30,7 +30,7 @@ async def create_table(
     body: TableCreate, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Create a table; the creator takes seat 0."""
-    snap = await service.create_table(
+    snap = await service.lobby.create_table(
         player, body.game, body.options, body.seats, body.private, body.time_control,
         body.on_resign,
     )  # fmt: skip
@@ -71,7 +71,7 @@ async def list_tables(
 
     One page at a time: when more follow, the X-Next-Cursor header (and Link rel="next") gives
     the cursor to pass back for the next page."""
-    tables, following = await service.list_tables(status, game, player, limit, cursor)
+    tables, following = await service.lobby.list_tables(status, game, player, limit, cursor)
     if following is not None:
         response.headers[NEXT_CURSOR] = following
         nxt = request.url.include_query_params(cursor=following)
@@ -107,7 +107,7 @@ async def join_table(
     # checked for any table, so that the answer does not tell a private table from none.
     if invite:
         await request.app.state.limiter.check_code_budget(client_ip(request.scope))
-    _, seat = await service.join(table_id, player, invite)
+    _, seat = await service.lobby.join(table_id, player, invite)
     return JoinOut(seat=seat)
 
 
@@ -116,7 +116,7 @@ async def join_table(
 )
 async def leave_table(table_id: TableId, player: CurrentPlayer, service: ServiceDep) -> Response:
     """Give up your seat (only before the start); an owner's empty table is removed."""
-    await service.leave(table_id, player)
+    await service.lobby.leave(table_id, player)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -125,7 +125,7 @@ async def add_bot(
     table_id: TableId, player: CurrentPlayer, service: ServiceDep, body: BotCreate | None = None
 ) -> dict[str, Any]:
     """Seat a bot in the lowest free seat (owner only)."""
-    snap, _ = await service.add_bot(table_id, player, body.level if body else None)
+    snap, _ = await service.lobby.add_bot(table_id, player, body.level if body else None)
     return service.presenter.table_public(snap, player.id)
 
 
@@ -134,7 +134,7 @@ async def start_table(
     table_id: TableId, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Deal and begin (owner only; every seat must be taken)."""
-    return service.presenter.table_public(await service.start(table_id, player), player.id)
+    return service.presenter.table_public(await service.lobby.start(table_id, player), player.id)
 
 
 @router.post(
@@ -148,7 +148,7 @@ async def vote_takeover(
 ) -> dict[str, Any]:
     """Vote to hand an absent player's seat to a bot (a majority of the other players decides)."""
     return service.presenter.table_public(
-        await service.vote_takeover(table_id, player, seat), player.id
+        await service.absence.vote_takeover(table_id, player, seat), player.id
     )
 
 
@@ -157,4 +157,6 @@ async def take_back(
     table_id: TableId, player: CurrentPlayer, service: ServiceDep
 ) -> dict[str, Any]:
     """Take your seat back from the bot that was playing it."""
-    return service.presenter.table_public(await service.take_back(table_id, player), player.id)
+    return service.presenter.table_public(
+        await service.absence.take_back(table_id, player), player.id
+    )

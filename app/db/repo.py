@@ -1,6 +1,6 @@
 """Reads of the player rows and of the tables' logs, and the lobby's plain queries, in one
 place: the socket layer and the services ask here instead of writing their own queries.
-(The table service's commit statements still live in app/tables/service.py.)"""
+(The commit's own statements live with it, in app/tables/moves.py.)"""
 
 from __future__ import annotations
 

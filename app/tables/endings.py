@@ -1,7 +1,7 @@
 """Ending a table other than by its rules, and the next one (issue 18.3): a player resigns,
 the players agree to cancel the game, the owner deletes an open table, "Play again".
 
-Every change holds the table's row (as the lobby changes do, app.tables.service) so that
+Every change holds the table's row (as the lobby changes do, app.tables.seating) so that
 it is ordered with the others on any instance, then announces the table. None of these
 makes a new version of the game: the state and the log stay the engine's (``/replay``
 and ``python -m app.verify`` re-play them as they are); the table's ``result`` and seats

@@ -61,7 +61,7 @@ LONG = os.environ.get("HYPOTHESIS_PROFILE") == "long"
 # HYPOTHESIS_PROFILE=long.
 KILLS_PER_GAME = 5 if LONG else 1
 BOT_LEVEL = "random"
-BOT_MOVE = "bot:"  # the key the server gives its bots' moves (app.tables.service.BOT_MOVE)
+BOT_MOVE = "bot:"  # the key the server gives its bots' moves (app.tables.bots.BOT_MOVE)
 SIMULATED_GAMES = 10
 # The bots think for a moment: a kill right after a human's move then often finds the bot
 # due, and the restart has to resume it.

@@ -105,7 +105,8 @@ def _file(path: Path) -> Mapping[str, str]:
 
 
 def strings(key: str, locale: Locale) -> Mapping[str, str]:
-    """The catalogue a key is read from: the base strings and its game's (its prefix)."""
+    """The game's strings a key is read from first (its prefix names the game; the base
+    strings of ``<lang>.json`` come after)."""
     game = key.split(".", 1)[0]
     return _file(I18N_DIR / "games" / f"{game}.{locale}.json")
 

@@ -36,9 +36,11 @@ I18N_DIR = Path(__file__).resolve().parents[2] / "static" / "i18n"
 
 @dataclass(frozen=True)
 class SeatRef:
-    """A seat (from 0) that the reader sees as "seat 2" or as its player's name."""
+    """A seat (from 0) that the reader sees as "seat 2" (or as ``label``, when the game
+    names its seats otherwise, e.g. MINE!'s directors by colour), or as its player's name."""
 
     seat: int
+    label: Message | None = None
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,9 @@ def _param_json(value: Param) -> Any:
     if isinstance(value, Message):
         return value.to_json()
     if isinstance(value, SeatRef):
-        return {"seat": value.seat}
+        if value.label is None:
+            return {"seat": value.seat}
+        return {"seat": value.seat, "label": value.label.to_json()}
     if isinstance(value, Items):
         return {"list": [_param_json(v) for v in value.items], "sep": value.sep}
     return value
@@ -120,7 +124,8 @@ def _lookup(key: str, locale: Locale) -> str:
     return text
 
 
-SeatNamer: TypeAlias = Callable[[int], str]
+#: A seat's player name; None for a seat no player holds (MINE!'s dummy director).
+SeatNamer: TypeAlias = Callable[[int], str | None]
 
 
 def render(message: Message, locale: Locale, seat_name: SeatNamer | None = None) -> str:
@@ -132,10 +137,12 @@ def _value(value: Param, locale: Locale, seat_name: SeatNamer | None, style: str
     if isinstance(value, Message):
         return render(value, locale, seat_name)
     if isinstance(value, SeatRef):
-        if seat_name is None:
-            return _format(_lookup(f"seat.{style}", locale), {"n": value.seat + 1}, locale, None)
-        named = _lookup(f"seat.named.{style}", locale)
-        return _format(named, {"name": seat_name(value.seat)}, locale, None)
+        name = None if seat_name is None else seat_name(value.seat)
+        if name is not None:
+            return _format(_lookup(f"seat.named.{style}", locale), {"name": name}, locale, None)
+        if value.label is not None:
+            return render(value.label, locale)
+        return _format(_lookup(f"seat.{style}", locale), {"n": value.seat + 1}, locale, None)
     if isinstance(value, Items):
         return value.sep.join(_value(v, locale, seat_name, style) for v in value.items)
     return str(value)

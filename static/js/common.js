@@ -39,6 +39,12 @@ export function seatName(table, seat) {
   return t("seat.empty", { n: seat + 1 });
 }
 
+/** The name of the player (or bot) at a seat of the table, null for a seat the table does
+ *  not have (a game's own participant, like MINE!'s dummy director): what log lines name. */
+export function playerName(table, seat) {
+  return table?.seats?.[seat] ? seatName(table, seat) : null;
+}
+
 export function levelName(level) {
   if (!level) return "";
   const key = `bot.level.${level}`;

@@ -167,7 +167,10 @@ export function formatMessage(text, params, code = lang, seatName = null) {
 function paramText(value, code, seatName, style) {
   if (Array.isArray(value?.list)) return value.list.map((v) => paramText(v, code, seatName, style)).join(value.sep ?? ", ");
   if (typeof value?.seat === "number") {
-    if (seatName) return formatMessage(t(`seat.named.${style}`), { name: seatName(value.seat) }, code);
+    // A player's name where the page knows one; else the game's label ("Red"), else "seat n".
+    const name = seatName ? seatName(value.seat) : null;
+    if (name != null) return formatMessage(t(`seat.named.${style}`), { name }, code);
+    if (value.label) return renderMessage(value.label, null, code) ?? value.label.key;
     return formatMessage(t(`seat.${style}`), { n: value.seat + 1 }, code);
   }
   if (typeof value?.key === "string") return renderMessage(value, seatName, code) ?? value.key;

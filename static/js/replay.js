@@ -9,7 +9,7 @@ import { checkIdentity, identity, getTable, getReplaySteps, getReplay, listGames
 import { h, fill, toast } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings, renderMessage } from "./i18n.js";
 import { showGone, isGone } from "./gone.js";
-import { mountHeader, showError, errorText, seatName, gameTitle } from "./common.js";
+import { mountHeader, showError, errorText, seatName, playerName, gameTitle } from "./common.js";
 import * as generic from "./games/_generic.js";
 import { resignedTag, resultNote } from "./endings.js";
 import { installReadable } from "./readable.js";
@@ -139,13 +139,13 @@ function drawBoard() {
 
 /** An event's line, as the table page's log gives it: the game's own, else the server's. */
 function describe(event) {
-  return logLine(event, state.renderer, context(), (seat) => seatName(state.table, seat));
+  return logLine(event, state.renderer, context(), (seat) => playerName(state.table, seat));
 }
 
 function actionLine(step) {
   if (!step.action) return t("replay.initial");
   const who = typeof step.actor === "number" ? seatName(state.table, step.actor) : "?";
-  if (step.kind === "undo") return renderMessage({ key: "table.line.action_undone", params: { seat: { seat: step.actor } } }, (seat) => seatName(state.table, seat));
+  if (step.kind === "undo") return renderMessage({ key: "table.line.action_undone", params: { seat: { seat: step.actor } } }, (seat) => playerName(state.table, seat));
   // The game's own line for the action (its message, else the server's text in the page's language).
   const action = renderMessage(step.action_message) ?? step.action_text ?? generic.actionText(step.action);
   return t("replay.action", { name: who, action });

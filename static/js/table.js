@@ -11,7 +11,7 @@ import { h, fill, toast, copyText } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.js";
 import { showGone, isGone } from "./gone.js";
 import { TableSocket } from "./ws.js";
-import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
+import { mountHeader, stickyNameForm, showError, errorText, seatName, playerName, levelName, gameTitle } from "./common.js";
 import { initHints } from "./hints.js";
 import { mountEndings } from "./endings.js";
 import { animated, frameQueue } from "./motion.js";
@@ -1012,7 +1012,7 @@ function tiebreakLines(result) {
 
 /** Lines for the events the table itself records (no game knows them). */
 function describe(event) {
-  return logLine(event, state.renderer, context(), (seat) => seatName(state.table, seat));
+  return logLine(event, state.renderer, context(), (seat) => playerName(state.table, seat));
 }
 
 /** The whole log again (its readable lines in the current language). */

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pydantic import BaseModel
 
 from app.games.base import Locale, Result, by_seat
-from app.games.messages import Message, Param, items, lines, msg, render
+from app.games.messages import Message, Param, SeatRef, items, lines, msg, render
 from app.games.mine import events as ev
 from app.games.mine.actions import DiscardCard, PassTurn, PlaceCard
 from app.games.mine.data import ATK, CARDS, DEF, N_COLOURS
@@ -28,10 +28,11 @@ Namer = Callable[[int], Param]
 
 
 def _who(d: int) -> Param:
-    """ "Rojo": director d by the name of its colour (§2.4)."""
+    """Director d: "Rojo", by the name of its colour (§2.4), or its player's name where the
+    reader knows it (the dummy director has none)."""
     if not 0 <= d < N_COLOURS:
         return d
-    return msg(f"mine.text.director.c{d}")
+    return SeatRef(d, label=msg(f"mine.text.director.c{d}"))
 
 
 def _loc(location: str) -> Message:

@@ -164,6 +164,14 @@ class Settings(BaseSettings):
     database_connect_timeout_seconds: float = Field(
         default=10.0, gt=0, description="a PostgreSQL connection attempt fails after this"
     )
+    group_commit: bool = Field(
+        default=True,
+        description=(
+            "commit actions through one writer connection per process, in groups (the "
+            "actions that arrive while a commit is in flight share the next transaction); "
+            "false: one ORM transaction per action"
+        ),
+    )
 
     @field_validator("database_url")
     @classmethod

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from datetime import UTC
-from typing import Any, Protocol, cast
+from typing import Any, NoReturn, Protocol, cast
 
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import Table, insert, select, update
@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, AsyncSession, a
 from app import errors
 from app.db import repo
 from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
+from app.db.writer import ActionCommit, GroupCommit
 from app.games.base import GameOver, Locale, NotYourTurn, RulesError, parse_action
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import TableKind
@@ -45,6 +46,15 @@ from app.tables.snapshot import (
 
 log = logging.getLogger("partida.tables")
 
+# The refusals counted in the actions metric, by the label they are counted under.
+_REFUSAL_LABELS: dict[type[errors.AppError], str] = {
+    errors.NotPlaying: "not_playing",
+    errors.StaleVersion: "stale_version",
+    errors.NotYourTurnError: "not_your_turn",
+    errors.ValidationFailed: "validation_error",
+    errors.IllegalActionError: "illegal_action",
+}
+
 # The plain tables behind the models: the commit's statements skip the ORM layer entirely.
 _TABLES = cast(Table, GameTable.__table__)
 _LOG = cast(Table, ActionRecord.__table__)
@@ -66,6 +76,7 @@ class Tables(Protocol):
     sessionmaker: async_sessionmaker[AsyncSession]
     db: AsyncEngine
     writer: AbstractAsyncContextManager[Any]
+    group: GroupCommit | None
     presenter: Presenter
     history: History
 
@@ -202,68 +213,84 @@ class Moves:
                 snap = cached
             else:
                 snap = await self.core.snapshot(table_id)
-            engine = snap.engine
-            # An idempotent retry is not a new action: it is answered before the status and
-            # version checks, which the first attempt already passed (and which it moved on).
-            if client_id is not None and not client_id.startswith(SERVER_MOVES):
-                replayed = await self._idempotent_answer(snap, seat, client_id)
-                if replayed is not None:
-                    return replayed
-            # 3. playing
-            if snap.status != PLAYING or snap.state is None:
-                ACTIONS.labels(snap.game, "not_playing").inc()
-                raise errors.NotPlaying(f"the table is {snap.status}, not playing")
-            # 4. the version the client acted on
-            if version != snap.version:
-                ACTIONS.labels(snap.game, "stale_version").inc()
-                raise errors.StaleVersion(
-                    f"you acted on version {version} but the table is at version {snap.version}",
-                    current_version=snap.version,
-                )
-            # 6. the seat must act now
-            if seat not in engine.to_act(snap.state):
-                ACTIONS.labels(snap.game, "not_your_turn").inc()
-                raise errors.NotYourTurnError(
-                    f"seat {seat} is not to act now; waiting for seats {snap.to_act()}",
-                    to_act=snap.to_act(),
-                )
-            # 7. the engine accepts
+            # An idempotent retry is not a new action. A retry comes after its first attempt
+            # moved the table on, so it fails the gauntlet or the commit's check: only then is
+            # its id looked up, and an action that passes costs no read.
+            retry = client_id is not None and not client_id.startswith(SERVER_MOVES)
             try:
-                parsed = parse_action(engine, action)
-            except ValidationError as exc:
-                ACTIONS.labels(snap.game, "validation_error").inc()
-                reason, params = validation_reason(exc.errors(), root="action")
-                raise errors.ValidationFailed(
-                    f"that is not a {engine.info.title} action",
-                    reason=reason,
-                    params=params,
-                    field="action",
-                    errors=validation_details(exc),
-                ) from None
-            try:
-                new_state, events = engine.apply(snap.state, seat, parsed)
-            except NotYourTurn as exc:
-                raise errors.NotYourTurnError(exc.message) from None
-            except GameOver as exc:
-                raise errors.NotPlaying(exc.message) from None
-            except RulesError as exc:
-                ACTIONS.labels(snap.game, "illegal_action").inc()
-                raise errors.IllegalActionError(
-                    exc.message, reason=exc.reason, params=exc.params
-                ) from None
-            event_dicts = [e.model_dump(mode="json") for e in events]
-            if timed_out:
-                event_dicts.append({"type": "clock_timeout", "seat": seat, "visible_to": None})
-            # A move the server made for the seat stands (see undo); so does what the rules
-            # make final or what revealed something (the engine's undoable).
-            server_move = (client_id or "").startswith(SERVER_MOVES)
-            undoable = not server_move and engine.undoable(snap.state, seat, parsed)
-            await self._commit(
-                snap, seat, parsed.model_dump(mode="json"), new_state, event_dicts, client_id,
-                timed_out=timed_out, undo_seat=seat if undoable else None,
-            )  # fmt: skip
+                parsed, new_state, event_dicts = self._gauntlet(snap, seat, version, action)
+                if timed_out:
+                    event_dicts.append({"type": "clock_timeout", "seat": seat, "visible_to": None})
+                # A move the server made for the seat stands (see undo); so does what the rules
+                # make final or what revealed something (the engine's undoable).
+                server_move = (client_id or "").startswith(SERVER_MOVES)
+                undoable = (
+                    not server_move
+                    and snap.state is not None
+                    and snap.engine.undoable(snap.state, seat, parsed)
+                )
+                await self._commit(
+                    snap, seat, parsed.model_dump(mode="json"), new_state, event_dicts,
+                    client_id, timed_out=timed_out, undo_seat=seat if undoable else None,
+                )  # fmt: skip
+            except errors.AppError as refusal:
+                if retry and client_id is not None:
+                    current = self.cache.get(table_id) or await self.core.snapshot(table_id)
+                    replayed = await self._idempotent_answer(current, seat, client_id)
+                    if replayed is not None:
+                        return replayed
+                if (label := _REFUSAL_LABELS.get(type(refusal))) is not None:
+                    ACTIONS.labels(snap.game, label).inc()
+                raise
             new_snap = self.cache[table_id]
         return await self._after_commit(snap, new_snap, seat, event_dicts, started)
+
+    @staticmethod
+    def _gauntlet(
+        snap: Snapshot, seat: int, version: int, action: Any
+    ) -> tuple[BaseModel, BaseModel, list[dict[str, Any]]]:
+        """Checks 3 to 7 of an action (the table is playing, at the version the client acted
+        on, the seat is to act, the engine takes the action) and the rules' answer: the action
+        parsed, the new state and the events."""
+        engine = snap.engine
+        # 3. playing
+        if snap.status != PLAYING or snap.state is None:
+            raise errors.NotPlaying(f"the table is {snap.status}, not playing")
+        # 4. the version the client acted on
+        if version != snap.version:
+            raise errors.StaleVersion(
+                f"you acted on version {version} but the table is at version {snap.version}",
+                current_version=snap.version,
+            )
+        # 6. the seat must act now
+        if seat not in engine.to_act(snap.state):
+            raise errors.NotYourTurnError(
+                f"seat {seat} is not to act now; waiting for seats {snap.to_act()}",
+                to_act=snap.to_act(),
+            )
+        # 7. the engine accepts
+        try:
+            parsed = parse_action(engine, action)
+        except ValidationError as exc:
+            reason, params = validation_reason(exc.errors(), root="action")
+            raise errors.ValidationFailed(
+                f"that is not a {engine.info.title} action",
+                reason=reason,
+                params=params,
+                field="action",
+                errors=validation_details(exc),
+            ) from None
+        try:
+            new_state, events = engine.apply(snap.state, seat, parsed)
+        except NotYourTurn as exc:
+            raise errors.NotYourTurnError(exc.message) from None
+        except GameOver as exc:
+            raise errors.NotPlaying(exc.message) from None
+        except RulesError as exc:
+            raise errors.IllegalActionError(
+                exc.message, reason=exc.reason, params=exc.params
+            ) from None
+        return parsed, new_state, [e.model_dump(mode="json") for e in events]
 
     async def _after_commit(
         self,
@@ -373,11 +400,7 @@ class Moves:
         engine = snap.engine
         result = engine.result(new_state)
         now = utcnow()
-        values: dict[str, Any] = {
-            "version": snap.version + 1,
-            "state": new_state.model_dump(mode="json"),
-            "updated_at": now,
-        }
+        values: dict[str, Any] = {"version": snap.version + 1, "updated_at": now}
         if result is not None:
             values.update(status=FINISHED, result=result.model_dump(mode="json"), finished_at=now)
             values["cancel_vote"] = None
@@ -398,50 +421,51 @@ class Moves:
                 values["clocks"] = clocks.with_undo_point(
                     values["clocks"], snap.clocks, snap.version + 1
                 )
+        group = self.core.group
         try:
-            # Core statements on one connection: the hot path skips the ORM unit of work.
-            async with self.core.writer, self.core.db.begin() as conn:
-                if result is not None:
-                    # The game's end: resignations (committed by any instance) rank the seats.
-                    values["result"] = await self._resigned_result(conn, snap.id, values["result"])
-                # Still playing: a cancel or an early end (no new version) stops every action.
-                done = await conn.execute(
-                    update(_TABLES)
-                    .where(
-                        _TABLES.c.id == snap.id,
-                        _TABLES.c.version == snap.version,
-                        _TABLES.c.status == PLAYING,
+            if group is not None and kind == ACTION and result is None:
+                stored = await group.commit(
+                    ActionCommit(
+                        snap.id, snap.version, new_state.model_dump_json(), values.get("clocks"),
+                        seat, action, events, client_id, kind, now,
                     )
-                    .values(**values)
-                )
-                if done.rowcount != 1:
-                    current, now_status = (
-                        await conn.execute(
-                            select(GameTable.version, GameTable.status).where(
-                                GameTable.id == snap.id
-                            )
+                )  # fmt: skip
+                if not stored:
+                    async with self.core.db.connect() as conn:
+                        await self._refusal(conn, snap)
+            else:
+                values["state"] = new_state.model_dump(mode="json")
+                # Core statements on one connection: the hot path skips the ORM unit of work.
+                async with self.core.writer, self.core.db.begin() as conn:
+                    if result is not None:
+                        # The game's end: resignations (committed by any instance) rank the seats.
+                        values["result"] = await self._resigned_result(
+                            conn, snap.id, values["result"]
                         )
-                    ).one_or_none() or (None, None)
-                    if current is None:
-                        # Deleted meanwhile (by another instance: this one's cache still had it).
-                        raise errors.NotFound(f"no table '{snap.id}'", reason="table")
-                    if now_status != PLAYING:
-                        raise errors.NotPlaying(f"the table is {now_status}, not playing")
-                    raise errors.StaleVersion(
-                        "another action was applied first", current_version=current
+                    # Still playing: a cancel or an early end (no new version) stops every action.
+                    done = await conn.execute(
+                        update(_TABLES)
+                        .where(
+                            _TABLES.c.id == snap.id,
+                            _TABLES.c.version == snap.version,
+                            _TABLES.c.status == PLAYING,
+                        )
+                        .values(**values)
                     )
-                await conn.execute(
-                    insert(_LOG).values(
-                        table_id=snap.id,
-                        version=snap.version + 1,
-                        seat=seat,
-                        action=action,
-                        events=events,
-                        client_id=client_id,
-                        kind=kind,
-                        created_at=now,
+                    if done.rowcount != 1:
+                        await self._refusal(conn, snap)
+                    await conn.execute(
+                        insert(_LOG).values(
+                            table_id=snap.id,
+                            version=snap.version + 1,
+                            seat=seat,
+                            action=action,
+                            events=events,
+                            client_id=client_id,
+                            kind=kind,
+                            created_at=now,
+                        )
                     )
-                )
         except IntegrityError:
             self.core.invalidate(snap.id)
             latest = await self.core.snapshot(snap.id)
@@ -470,6 +494,22 @@ class Moves:
             undo_seat=undo_seat if result is None else None,
             undo=UNDO_SETTLED,
         )
+
+    @staticmethod
+    async def _refusal(conn: AsyncConnection, snap: Snapshot) -> NoReturn:
+        """Why the table's row did not move from ``snap``'s version: gone, no longer playing,
+        or moved on (the same version: the action's client id was used at the table)."""
+        current, status = (
+            await conn.execute(
+                select(_TABLES.c.version, _TABLES.c.status).where(_TABLES.c.id == snap.id)
+            )
+        ).one_or_none() or (None, None)
+        if current is None:
+            # Deleted meanwhile (by another instance: this one's cache still had it).
+            raise errors.NotFound(f"no table '{snap.id}'", reason="table")
+        if status != PLAYING:
+            raise errors.NotPlaying(f"the table is {status}, not playing")
+        raise errors.StaleVersion("another action was applied first", current_version=current)
 
     @staticmethod
     async def _resigned_result(

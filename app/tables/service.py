@@ -28,6 +28,7 @@ from app import errors
 from app.config import Settings
 from app.db import repo
 from app.db.models import GameTable, Player, utcnow
+from app.db.writer import GroupCommit, group_commit
 from app.games.base import Engine, action_adapter
 from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.tables.absence import Absence
@@ -101,6 +102,8 @@ class TableService:
         self.writer: contextlib.AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if settings.is_sqlite else contextlib.nullcontext()
         )
+        # The actions' own writer (app.db.writer); None: each action is an ORM transaction.
+        self.group: GroupCommit | None = group_commit(settings, self.writer)
         self.presence: Presence = presence or (lambda _table_id: set())
         # Late-bound: the clock is this module's ``time`` whenever it is asked.
         self.presenter = Presenter(self.presence, now=lambda: time.time())
@@ -359,6 +362,8 @@ class TableService:
 
     async def close(self) -> None:
         await self.bots.close()
+        if self.group is not None:
+            await self.group.close()
 
     def game_finished(self, table_id: str) -> None:
         """Tell ``on_finished`` (the ratings) in the background that a game has ended."""

@@ -12,8 +12,9 @@ Each action in a group is a compare-and-set of the table's row (its version, sti
 that also checks the action's client id is new at the table, and, when that holds, the log
 line. An action whose check fails changes nothing and is answered ``False``: the caller
 works out why (another move came first, the game ended, the id was used) on the ORM path.
-Anything else going wrong fails the group, whose actions are then committed one by one, so
-one bad action cannot sink the others. What this writer does not take (the move that ends a
+Anything else going wrong fails the group: each of its actions is then committed alone on the
+ORM path, so one bad action cannot sink the others, and a database that is down answers as
+it always does (503). What this writer does not take (the move that ends a
 game, an undo, a database it does not speak) goes through the ORM path unchanged.
 
 SQLite: a connection of the standard library's driver on a thread of its own, which runs a
@@ -157,6 +158,10 @@ class SqliteStore:
 class PostgresStore:
     """PostgreSQL through an asyncpg connection of its own, statements prepared once."""
 
+    # A statement that takes longer fails the group (whose actions then take the ORM path):
+    # a database gone silent does not hold the writer for ever.
+    COMMAND_TIMEOUT = 30.0
+
     def __init__(self, dsn: str, timeout: float) -> None:
         self._dsn = dsn
         self._timeout = timeout
@@ -175,7 +180,9 @@ class PostgresStore:
         import asyncpg  # type: ignore[import-untyped]
 
         if self._conn is None or self._conn.is_closed():
-            self._conn = await asyncpg.connect(self._dsn, timeout=self._timeout)
+            self._conn = await asyncpg.connect(
+                self._dsn, timeout=self._timeout, command_timeout=self.COMMAND_TIMEOUT
+            )
             self._statements = {
                 "update": await self._conn.prepare(self._update),
                 "update_clocks": await self._conn.prepare(self._update_clocks),
@@ -256,25 +263,16 @@ class GroupCommit:
             try:
                 async with self.lock:
                     done = await self.store.commit_group([a for a, _ in group])
-            except Exception:
-                log.warning("group commit failed; committing its actions one by one", exc_info=True)
-                await self._one_by_one(group)
+            except Exception as exc:
+                # Every action of the group is answered with the failure: its caller commits
+                # it alone on the ORM path, so one bad action cannot sink the others.
+                for _, future in group:
+                    if not future.done():
+                        future.set_exception(exc)
                 continue
             self.groups += 1
             self.actions += len(group)
             for (_, future), moved in zip(group, done, strict=True):
-                if not future.done():
-                    future.set_result(moved)
-
-    async def _one_by_one(self, group: list[tuple[ActionCommit, asyncio.Future[bool]]]) -> None:
-        for action, future in group:
-            try:
-                async with self.lock:
-                    (moved,) = await self.store.commit_group([action])
-            except Exception as exc:
-                if not future.done():
-                    future.set_exception(exc)
-            else:
                 if not future.done():
                     future.set_result(moved)
 

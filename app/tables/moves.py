@@ -423,17 +423,22 @@ class Moves:
                 )
         group = self.core.group
         try:
+            stored: bool | None = None
             if group is not None and kind == ACTION and result is None:
-                stored = await group.commit(
-                    ActionCommit(
-                        snap.id, snap.version, new_state.model_dump_json(), values.get("clocks"),
-                        seat, action, events, client_id, kind, now,
-                    )
-                )  # fmt: skip
-                if not stored:
-                    async with self.core.db.connect() as conn:
-                        await self._refusal(conn, snap)
-            else:
+                try:
+                    stored = await group.commit(
+                        ActionCommit(
+                            snap.id, snap.version, new_state.model_dump_json(),
+                            values.get("clocks"), seat, action, events, client_id, kind, now,
+                        )
+                    )  # fmt: skip
+                except Exception:
+                    log.warning("the group commit failed; the action takes the ORM path",
+                                exc_info=True, extra={"table": snap.id})  # fmt: skip
+            if stored is False:
+                async with self.core.db.connect() as conn:
+                    await self._refusal(conn, snap)
+            elif stored is None:
                 values["state"] = new_state.model_dump(mode="json")
                 # Core statements on one connection: the hot path skips the ORM unit of work.
                 async with self.core.writer, self.core.db.begin() as conn:

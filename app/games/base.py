@@ -329,6 +329,10 @@ class Engine(Protocol):
         """Return what ``seat`` may see (None = a spectator)."""
         ...
 
+    def view_json(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
+        """The view as the wire carries it: ``view(state, seat).model_dump(mode="json")``."""
+        ...
+
     def result(self, state: BaseModel) -> Result | None:
         """Return the final result, or None while the game runs."""
         ...
@@ -431,6 +435,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         redact_log: Callable[[StateT, list[dict[str, Any]], Seat | None], list[dict[str, Any]]]
         | None = None,
         check_options_at_start: bool = True,
+        view_json: Callable[[StateT, Seat | None], dict[str, Any]] | None = None,
     ) -> None:
         """Declare a game from its parts.
 
@@ -441,6 +446,9 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         makes :meth:`start` refuse what :meth:`validate_options` refuses, before the game's
         ``start`` runs; a game turns it off only when a stored table with options refused
         later must still replay. ``redact_log`` is the optional hook of :func:`redact_log`.
+        ``view_json`` is the optional fast form of the view for the wire: exactly
+        ``view(...).model_dump(mode="json")``, built without the models (every view a server
+        sends goes through it; tests/unit/games/test_view_json.py holds a game to it).
         """
         levels = {"random", *bots}
         if set(info.bot_levels) != levels:
@@ -465,6 +473,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._legal_actions = rules.legal_actions
         self._apply = rules.apply
         self._view = view
+        self._view_json = view_json
         self._result = rules.result
         self._bots = bots
         self._message = message
@@ -548,6 +557,13 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
     def view(self, state: BaseModel, seat: Seat | None) -> ViewT:
         """What ``seat`` may see (None = a spectator)."""
         return self._view(self._state(state), seat)
+
+    def view_json(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
+        """:meth:`view` as the wire carries it (``model_dump(mode="json")``)."""
+        checked = self._state(state)
+        if self._view_json is not None:
+            return self._view_json(checked, seat)
+        return self._view(checked, seat).model_dump(mode="json")
 
     def result(self, state: BaseModel) -> Result | None:
         """The final result, or None while the game runs."""

@@ -275,7 +275,7 @@ class History:
             picture = (
                 state.model_dump(mode="json")
                 if perspective == "full"
-                else engine.view(state, seat).model_dump(mode="json")
+                else engine.view_json(state, seat)
             )
             events = [] if record is None else record.events
             if perspective != "full":

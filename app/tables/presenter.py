@@ -100,7 +100,7 @@ class Presenter:
             view: dict[str, Any] | None = None
             legal: list[dict[str, Any]] = []
             if snap.state is not None:
-                view = engine.view(snap.state, seat).model_dump(mode="json")
+                view = engine.view_json(snap.state, seat)
                 # A resigned seat sends nothing more (its bot plays it).
                 if seat is not None and seat in to_act and not snap.seats[seat].resigned:
                     legal = [

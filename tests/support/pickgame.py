@@ -189,6 +189,9 @@ class PickEngine:
             all_bonuses=[list(b) for b in state.bonuses] if over else None, loser=state.loser,
         )  # fmt: skip
 
+    def view_json(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
+        return self.view(state, seat).model_dump(mode="json")
+
     def result(self, state: BaseModel) -> Result | None:
         assert isinstance(state, PickState)
         if state.loser is None:

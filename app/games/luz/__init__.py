@@ -17,7 +17,7 @@ from app.games.luz.figures import FIGURES
 from app.games.luz.memory import redact_log
 from app.games.luz.rules import LuzOptions, LuzState
 from app.games.luz.undo import undoable
-from app.games.luz.view import LuzView, view
+from app.games.luz.view import LuzView, view, view_json
 
 __all__ = ["ENGINE", "LuzOptions", "LuzState", "LuzView"]
 
@@ -32,6 +32,7 @@ ENGINE: GameEngine[LuzState, LuzOptions, ChooseHighEnd | PlaceBet | PlayCard, Lu
     max_length=max_length,
     rules=rules,
     view=view,
+    view_json=view_json,
     bots={"normal": bot.choose},
     message=message,
     undoable=undoable,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic_core import to_jsonable_python
 
 from app.games.base import Seat
 from app.games.luz.data import UNDEALT, VALUES_BY_PLAYERS, Card, Colour, Side
@@ -135,6 +136,18 @@ def _trick(state: LuzState, trick: Trick) -> dict[str, Any]:
 
 def view(state: LuzState, seat: Seat | None) -> LuzView:
     """Return the redacted picture of ``state`` for ``seat`` (None = spectator), per §6."""
+    return LuzView.model_validate(_view_data(state, seat))
+
+
+def view_json(state: LuzState, seat: Seat | None) -> dict[str, Any]:
+    """:func:`view` as JSON data, the same as its ``model_dump(mode="json")``: the models the
+    data holds (plays, score rows, options) are turned into JSON in one pass, and nothing is
+    validated again (the data is the engine's own)."""
+    data: dict[str, Any] = to_jsonable_python(_view_data(state, seat))
+    return data
+
+
+def _view_data(state: LuzState, seat: Seat | None) -> dict[str, Any]:
     n = state.n_players
     plays = state.trick
     current = {
@@ -163,27 +176,26 @@ def view(state: LuzState, seat: Seat | None) -> LuzView:
         }
         for s in range(n)
     ]
-    return LuzView.model_validate(
-        {
-            "viewer": seat,
-            "n_players": n,
-            "phase": state.phase,
-            "deal": state.deal,
-            "deals_total": 4,
-            "trick_no": min(trick_number(state), 10),
-            "first_player": state.first_player,
-            "to_act": sorted(to_act(state)),
-            "trump": trump_of(state.options),
-            "max_value": VALUES_BY_PLAYERS[n],
-            "undealt_count": UNDEALT,
-            "options": state.options,
-            "players": players,
-            "current_trick": current,
-            "completed_tricks": completed,
-            "hidden_tricks": hidden,
-            "deal_scores": [
-                {"deal": i + 1, "rows": list(rows)} for i, rows in enumerate(state.history)
-            ],
-            "scores": list(state.scores),
-        }
-    )
+    return {
+        "game": "luz",
+        "viewer": seat,
+        "n_players": n,
+        "phase": state.phase,
+        "deal": state.deal,
+        "deals_total": 4,
+        "trick_no": min(trick_number(state), 10),
+        "first_player": state.first_player,
+        "to_act": sorted(to_act(state)),
+        "trump": trump_of(state.options),
+        "max_value": VALUES_BY_PLAYERS[n],
+        "undealt_count": UNDEALT,
+        "options": state.options,
+        "players": players,
+        "current_trick": current,
+        "completed_tricks": completed,
+        "hidden_tricks": hidden,
+        "deal_scores": [
+            {"deal": i + 1, "rows": list(rows)} for i, rows in enumerate(state.history)
+        ],
+        "scores": list(state.scores),
+    }

@@ -1,0 +1,56 @@
+"""Every view a server sends goes through ``Engine.view_json``: for every game, at every step
+of seeded games at every player count, for every seat and a spectator, it is byte for byte the
+view model's JSON dump, whether the game builds it fast (``GameEngine(view_json=...)``) or
+not. Options that change what a view shows are played too (Luz's strict memory)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+from pydantic import BaseModel
+
+from app.games import REGISTRY
+from app.games.base import Engine
+from app.games.luz import LuzOptions
+from tests.support.pickgame import PICK
+from tests.support.playthrough import play_steps, sample_games
+
+ENGINES: dict[str, Engine] = {"pick": PICK, **REGISTRY}  # type: ignore[dict-item]
+# Options under which a game's views read differently from its defaults.
+VARIANTS: dict[str, list[BaseModel]] = {
+    "luz": [LuzOptions(strict_memory=True), LuzOptions(trump="none")],
+}
+
+
+def _games(game: str) -> Iterator[tuple[int, int, str, BaseModel | None]]:
+    engine = ENGINES[game]
+    for n, seed, level in sample_games(engine, per_count=1):
+        yield n, seed, level, None
+    for options in VARIANTS.get(game, []):
+        yield engine.info.min_players, 7, "random", options
+        yield engine.info.max_players, 8, "random", options
+
+
+def _same(engine: Engine, state: Any, n: int) -> int:
+    for seat in [*range(n), None]:
+        fast = orjson.dumps(engine.view_json(state, seat))
+        model = orjson.dumps(engine.view(state, seat).model_dump(mode="json"))
+        assert fast == model, (engine.info.id, seat)
+    return n + 1
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_view_json_is_the_view_models_dump_at_every_step(game: str) -> None:
+    engine = ENGINES[game]
+    checked = 0
+    for n, seed, level, options in _games(game):
+        last = None
+        for step in play_steps(engine, n, seed, level, options):
+            checked += _same(engine, step.state, n)
+            last = step.next_state
+        assert last is not None and engine.result(last) is not None
+        checked += _same(engine, last, n)
+    assert checked > 100

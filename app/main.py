@@ -307,6 +307,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
             keeper.cancel()
             if probe is not None:
                 probe.cancel()
+            await hub.close()
             await service.close()
             await notifier.close()
             await broker.stop()

@@ -4,6 +4,7 @@ place: the socket layer and the services ask here instead of writing their own q
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, cast
 
@@ -15,6 +16,16 @@ from app.db.models import ActionRecord, GameTable, Player, Seat
 
 async def player_by_id(session: AsyncSession, player_id: str) -> Player | None:
     return await session.get(Player, player_id)
+
+
+async def players_by_id(session: AsyncSession, player_ids: Iterable[str]) -> dict[str, Player]:
+    """The players of ``player_ids`` that exist, by id (in chunks that every database takes)."""
+    ids = sorted(set(player_ids))
+    found: dict[str, Player] = {}
+    for start in range(0, len(ids), 500):
+        rows = await session.execute(select(Player).where(Player.id.in_(ids[start : start + 500])))
+        found.update((p.id, p) for p in rows.scalars())
+    return found
 
 
 async def player_by_token_hash(session: AsyncSession, token_hash: str) -> Player | None:

@@ -18,6 +18,7 @@ at a table opens or its last one closes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any
@@ -274,6 +275,47 @@ class Hub:
         self._per_player: dict[str, int] = {}
         self._per_ip: dict[str, int] = {}
         self._credits: dict[str, Credits] = {}
+        self._rechecking: asyncio.Task[None] | None = None
+
+    def keep_rechecking(self, every: float) -> None:
+        """Re-read the status of every player with a socket here, all in one read, every
+        ``every`` seconds (started once, by the first socket): the safety net under the
+        broker's "revoked" notice costs one read per interval for the whole process, not
+        one per socket, and a socket whose read is fresh reads nothing before its frames."""
+        if self._rechecking is None or self._rechecking.done():
+            self._rechecking = asyncio.create_task(self._recheck_loop(every), name="recheck")
+
+    async def _recheck_loop(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.recheck_players()
+            except Exception:
+                # A socket reads its player itself before its next frame instead.
+                log.warning("rechecking the connected players failed", exc_info=True)
+
+    async def recheck_players(self) -> None:
+        """Read every connected player once: a player blocked or deleted meanwhile loses its
+        sockets here (4401), every other socket counts as checked (and learns a rename)."""
+        conns = [c for cs in list(self.tables.values()) for c in cs if c.player is not None]
+        if not conns:
+            return
+        checked = time.monotonic()
+        players = await self.service.players({c.player.id for c in conns if c.player})
+        for conn in conns:
+            if conn.revoked or conn.player is None:
+                continue
+            player = players.get(conn.player.id)
+            if player is None or player.is_blocked:
+                await conn.revoke(BLOCKED if player is not None else "player deleted")
+            elif conn.verified_at < checked:
+                conn.player, conn.verified_at = player, checked
+
+    async def close(self) -> None:
+        if self._rechecking is not None:
+            self._rechecking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._rechecking
 
     def hold_address(self, ip: str) -> str | None:
         """Count one more socket from ``ip`` from the handshake on (a socket that has not

@@ -254,6 +254,7 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
         await websocket.close(CLOSE_FLOOD, "too many sockets")
         return
     first = hub.add(conn)
+    hub.keep_rechecking(max(RECHECK_SECONDS / 2, 0.5))
     SOCKETS.inc()
     try:
         if hub.revoked_since(conn.player_id, verified_at):

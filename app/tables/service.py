@@ -160,6 +160,11 @@ class TableService:
         async with self.sessionmaker() as session:
             return await repo.player_by_id(session, player_id)
 
+    async def players(self, player_ids: set[str]) -> dict[str, Player]:
+        """The rows of those of ``player_ids`` that still exist, by id (one read)."""
+        async with self.sessionmaker() as session:
+            return await repo.players_by_id(session, player_ids)
+
     async def player_by_token(self, token: str) -> Player | None:
         async with self.sessionmaker() as session:
             player = await repo.player_by_token_hash(session, hash_token(token))

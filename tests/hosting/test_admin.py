@@ -275,6 +275,29 @@ def test_a_socket_whose_notice_was_lost_refuses_the_next_frame(
         friend_sock.close()
 
 
+def test_a_socket_whose_notice_was_lost_closes_without_a_frame(admin_server: LiveServer) -> None:
+    """The safety net reads every connected player at once, every RECHECK_SECONDS / 2: a
+    player blocked in the database without the broker's notice loses a quiet socket too."""
+    sessionmaker = admin_server.service().sessionmaker
+
+    async def block(player_id: str) -> None:
+        async with sessionmaker() as session, session.begin():
+            await session.execute(
+                update(PlayerRow).where(PlayerRow.id == player_id).values(is_blocked=True)
+            )
+
+    with httpx.Client(base_url=admin_server.url, timeout=30) as http:
+        troll, friend, tid = _started_pair(http)
+        troll_sock = _open(admin_server.ws_url, tid, troll)
+        friend_sock = _open(admin_server.ws_url, tid, friend)
+        _on_loop(admin_server, block(troll.id))
+        close = _close_of(troll_sock, timeout=ws.RECHECK_SECONDS * 2)
+        assert (close.code, close.reason) == (4401, "player blocked")
+        friend_sock.send({"type": "ping"})
+        assert friend_sock.until(lambda f: f["type"] == "pong")
+        friend_sock.close()
+
+
 REDIS_URL = "redis://127.0.0.1:6379/0"
 GAME = "luz" if "luz" in REGISTRY else sorted(REGISTRY)[0]
 

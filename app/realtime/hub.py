@@ -35,6 +35,7 @@ from app.realtime.delta import view_patch
 from app.realtime.roster import Roster
 from app.tables.chat import Chat
 from app.tables.service import TableService
+from app.tables.snapshot import may_undo
 
 log = logging.getLogger("partida.realtime")
 
@@ -204,14 +205,27 @@ class Connection:
         open table) and now gets the start, whose setup events are version 1."""
         seat = snap.seat_of(self.player_id)
         await service.moves.check_undo(snap, seat)
-        events = await service.history.events_since(snap, since, seat) if since or seen else []
-        frame = self.state_frame(
-            service, snap, service.presenter.picture(snap, seat, events=events or []), ref
-        )
-        if events is None:
-            frame["events_complete"] = False
+        # None: no events (``since`` 0 and not ``seen``).
+        after = since if since or seen else None
+        # Every socket of a seat (a spectator: of everybody watching) that is sent the same
+        # version since the same one gets the same bytes: encoded once. Not a frame in delta
+        # mode (its patch is from this socket's own last view), one answering a frame (ref), or
+        # one with running clocks (read when sent).
+        key = (seat, after, self.lang, may_undo(snap, seat))
+        shared = not self.delta and ref is None and snap.time_control.clock == "none"
+        payload = snap.frames.get(key) if shared else None
+        if payload is None:
+            events = [] if after is None else await service.history.events_since(snap, after, seat)
+            frame = self.state_frame(
+                service, snap, service.presenter.picture(snap, seat, events=events or []), ref
+            )
+            if events is None:
+                frame["events_complete"] = False
+            payload = orjson.dumps(frame)
+            if shared:
+                snap.frames[key] = payload
         self.last_version = max(self.last_version, snap.version)
-        await self.send(frame)
+        await self.send_raw(payload, "state")
 
     def state_frame(
         self, service: TableService, snap: Any, picture: dict[str, Any], ref: Any = None

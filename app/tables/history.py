@@ -98,6 +98,7 @@ class History:
             result=result.model_dump(mode="json") if result else None,
             recent=OrderedDict(),
             pictures={},
+            frames={},
             patches={},
             # Not the table's last version: nothing of it can be taken back any more.
             undo_seat=None,

@@ -495,6 +495,7 @@ class Moves:
             previous=(snap.version, snap.state) if snap.state is not None else None,
             recent=recent,
             pictures={},
+            frames={},
             patches={},
             undo_seat=undo_seat if result is None else None,
             undo=UNDO_SETTLED,

@@ -89,6 +89,8 @@ class Snapshot:
     recent: OrderedDict[int, tuple[int | None, list[dict[str, Any]]]] = field(
         default_factory=OrderedDict
     )
+    # State frames as sent, encoded once for every socket that gets the same one (app.realtime.hub).
+    frames: dict[tuple[Any, ...], bytes] = field(default_factory=dict)
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:

@@ -6,20 +6,21 @@ import argparse
 import sys
 from pathlib import Path
 
-import uvicorn
-
 from app.backup import BackupError, backup, restore
 from app.config import get_settings
 from app.logging import configure_logging
 from app.migrate import upgrade_to_head
+from app.serving import WorkersRefused, check_workers, serve, serve_worker
 
 
 def main(argv: list[str] | None = None) -> int:
     settings = get_settings()
     parser = argparse.ArgumentParser(prog="partida", description="Partida game server")
     sub = parser.add_subparsers(dest="command")
-    serve = sub.add_parser("serve", help="migrate, then serve (the default)")
-    for p in (parser, serve):
+    serving = sub.add_parser("serve", help="migrate, then serve (the default)")
+    # One of PARTIDA_WORKERS' processes (app.serving): serves, does not migrate.
+    worker = sub.add_parser("worker", help="one worker process (started by serve)")
+    for p in (parser, serving, worker):
         p.add_argument(
             "--host", default=settings.host, help=f"bind address (default {settings.host})"
         )
@@ -57,22 +58,17 @@ def main(argv: list[str] | None = None) -> int:
     except BackupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.command == "worker":
+        return serve_worker(settings, args.host, args.port)
+    try:
+        check_workers(settings)
+    except WorkersRefused as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     upgrade_to_head(settings.database_url)
     if args.command == "migrate":
         return 0
-    uvicorn.run(
-        "app.main:app",
-        host=args.host,
-        port=args.port,
-        ws_max_size=settings.ws_max_frame_bytes,
-        ws_per_message_deflate=settings.ws_compression,
-        log_config=None,
-        proxy_headers=True,
-        # The client address (per-IP rate limits, logs) comes from X-Forwarded-For only
-        # when the connection is from one of these proxies.
-        forwarded_allow_ips=settings.forwarded_allow_ips,
-    )
-    return 0
+    return serve(settings, args.host, args.port)
 
 
 if __name__ == "__main__":

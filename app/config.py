@@ -164,6 +164,15 @@ class Settings(BaseSettings):
     database_connect_timeout_seconds: float = Field(
         default=10.0, gt=0, description="a PostgreSQL connection attempt fails after this"
     )
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description=(
+            "server processes behind the one port (app.serving); above 1 needs "
+            "PARTIDA_REDIS_URL, which carries every table's updates between them"
+        ),
+    )
     group_commit: bool = Field(
         default=True,
         description=(

@@ -52,6 +52,19 @@ async def log_records(
     return list((await session.execute(query)).scalars().all())
 
 
+async def table_progress(session: AsyncSession, table_id: str) -> Any:
+    """What a move changes of a table's row (version, status, state, clocks, result, cancel
+    vote), or None when the table is gone."""
+    tables = cast(Table, GameTable.__table__)
+    c = tables.c
+    found = await session.execute(
+        select(c.version, c.status, c.state, c.clocks, c.result, c.cancel_vote).where(
+            c.id == table_id
+        )
+    )
+    return found.one_or_none()
+
+
 async def record_by_client_id(
     session: AsyncSession, table_id: str, client_id: str
 ) -> ActionRecord | None:

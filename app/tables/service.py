@@ -18,6 +18,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -32,16 +33,19 @@ from app.db.writer import GroupCommit, group_commit
 from app.games.base import Engine, action_adapter
 from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.tables.absence import Absence
-from app.tables.bots import Bots
+from app.tables.bots import SERVER_MOVES, Bots
 from app.tables.clocks import time_control_of
 from app.tables.history import History
 from app.tables.moves import Moves
 from app.tables.notify import TurnNotifier
 from app.tables.presenter import Presenter
-from app.tables.replay import ReplayWork
+from app.tables.replay import ACTION, ReplayWork
 from app.tables.seating import Lobby
 from app.tables.snapshot import (
     OPEN,
+    PLAYING,
+    UNDO_MOVER,
+    UNDO_SETTLED,
     SeatInfo,
     Snapshot,
     new_id,
@@ -305,7 +309,55 @@ class TableService:
             cached = self._cache.get(table_id)
             if cached is not None and cached.version >= version:
                 return cached
+            if cached is not None and cached.status == PLAYING:
+                caught = await self._catch_up(cached)
+                if caught is not None:
+                    return caught
             return await self.snapshot(table_id)
+
+    async def _catch_up(self, cached: Snapshot) -> Snapshot | None:
+        """``cached`` moved on by the moves another process committed: its row's moving parts
+        and the log lines since, two plain reads (the seats, which no move changes, stay; a
+        change of seats comes as a "table" notice, which drops the cached table). None when
+        the table is no longer being played: it is then read in full."""
+        async with self.sessionmaker() as session:
+            row = await repo.table_progress(session, cached.id)
+            if row is None or row.status != PLAYING or row.version <= cached.version:
+                return None
+            records = await repo.log_records(session, cached.id, cached.version)
+        recent = cached.recent
+        for r in records:
+            if r.version <= row.version:
+                recent[r.version] = (r.seat, r.events)
+        while len(recent) > self.moves.RECENT_EVENTS:
+            recent.popitem(last=False)
+        last = records[-1] if records and records[-1].version == row.version else None
+        mover = (
+            last.seat
+            if last is not None
+            and last.kind == ACTION
+            and last.seat is not None
+            and not (last.client_id or "").startswith(SERVER_MOVES)
+            else None
+        )
+        snap = replace(
+            cached,
+            version=row.version,
+            state=cached.engine.State.model_validate(row.state),
+            clocks=row.clocks,
+            result=row.result,
+            cancel_vote=row.cancel_vote,
+            previous=None,
+            recent=recent,
+            pictures={},
+            frames={},
+            patches={},
+            # The mover's picture asks the rules whether it may take the move back.
+            undo_seat=mover,
+            undo=UNDO_MOVER if mover is not None else UNDO_SETTLED,
+        )
+        self._cache[cached.id] = snap
+        return snap
 
     def invalidate(self, table_id: str) -> None:
         self._cache.pop(table_id, None)

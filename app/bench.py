@@ -51,7 +51,8 @@ def bench_engine(engine: Engine, players: int, games: int, seed: int = 1) -> Eng
             t0 = time.perf_counter()
             legal = engine.legal_actions(state, seat)
             t1 = time.perf_counter()
-            engine.view(state, seat)
+            # What a server sends a seat: the view's JSON form (Engine.view_json).
+            engine.view_json(state, seat)
             t2 = time.perf_counter()
             state, _ = engine.apply(state, seat, legal[rng.randrange(len(legal))])
             t3 = time.perf_counter()

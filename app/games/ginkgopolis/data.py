@@ -85,6 +85,12 @@ def number_of(tile_or_card: str) -> int:
     return int(tile_or_card[1:])
 
 
+#: :func:`number_of` and :func:`colour_of` of every tile, looked up rather than parsed in
+#: the rules' inner loops (each legal selection prices every tile of the hand).
+NUMBER: Final[dict[str, int]] = {t: number_of(t) for t in TILES}
+COLOUR: Final[dict[str, Colour]] = {t: colour_of(t) for t in TILES}
+
+
 def is_urbanization(card: str) -> bool:
     """True for ``"U-A"`` … ``"U-L"``."""
     return card.startswith("U-")
@@ -106,6 +112,17 @@ def canon_key(item: str) -> int:
     if item in _CANON:
         return _CANON[item]
     return 1000 + int(item[1:]) if item.startswith("C") else 10_000
+
+
+class _CanonKeys(dict[str, int]):
+    """:func:`canon_key` as a dict, whose lookup sorts faster than a Python key function."""
+
+    def __missing__(self, item: str) -> int:
+        return canon_key(item)
+
+
+#: ``sorted(items, key=CANON_KEY.__getitem__)`` is ``sorted(items, key=canon_key)``.
+CANON_KEY: Final[dict[str, int]] = _CanonKeys(_CANON)
 
 
 # --------------------------------------------------------------------------- building cards
@@ -242,6 +259,12 @@ def bonus_of(card: str) -> tuple[Trigger, tuple[tuple[Item, int], ...]] | None:
     if bc.kind == "permanent" and bc.trigger is not None:
         return bc.trigger, bc.reward
     return None
+
+
+#: :func:`bonus_of` of every tableau card (characters and building cards).
+BONUS: Final[dict[str, tuple[Trigger, tuple[tuple[Item, int], ...]] | None]] = {
+    card: bonus_of(card) for card in (*CHARACTERS, *BUILDING_CARDS)
+}
 
 
 def card_colour(card: str) -> Colour:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias, TypedDict, TypeVar, cast
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
@@ -76,6 +76,7 @@ from .events import (
     TilesReceived,
     TileSupplyExhausted,
     TokenMoved,
+    trusted,
 )
 
 Cell: TypeAlias = tuple[int, int]
@@ -157,20 +158,23 @@ class PlayerState(BaseModel):
     draft_picked: bool = False
 
 
+StepKind: TypeAlias = Literal[
+    "resolve",
+    "gain",
+    "bonus",
+    "discard",
+    "tableau",
+    "check_all",
+    "discard_hand",
+    "hal",
+    "end_round",
+]
+
+
 class Step(BaseModel):
     """One queued automatic unit of the resolution."""
 
-    kind: Literal[
-        "resolve",
-        "gain",
-        "bonus",
-        "discard",
-        "tableau",
-        "check_all",
-        "discard_hand",
-        "hal",
-        "end_round",
-    ]
+    kind: StepKind
     player: int = 0
     colour: str = ""
     amount: int = 0
@@ -179,6 +183,23 @@ class Step(BaseModel):
     # A gain from a building (exploit or neighbour): its cell, with its top tile in ``card``,
     # so the log can say which building gave what.
     cell: Cell | None = None
+
+
+class Plan(TypedDict, total=False):
+    """A queued step while ``apply`` runs the queue: the fields a :class:`Step` is given.
+
+    The queue holds plans only inside :func:`_run`, which turns them back into the very
+    Steps they name before ``apply`` returns (``Step(**plan)``); a dict costs a tenth of
+    a validated model, and most steps are done as soon as they are queued.
+    """
+
+    kind: StepKind
+    player: int
+    colour: str
+    amount: int
+    card: str
+    reason: str
+    cell: Cell | None
 
 
 class Decision(BaseModel):
@@ -266,7 +287,13 @@ def reading_order(cells: Iterable[Cell]) -> list[Cell]:
 
 def canon(items: Iterable[str]) -> list[str]:
     """Items sorted in the canonical order of §14."""
-    return sorted(items, key=D.canon_key)
+    return sorted(items, key=_CANON_KEY)
+
+
+_CANON_KEY = D.CANON_KEY.__getitem__
+
+#: ``visible_to`` of a seat's private events (one frozenset per seat, shared: it is frozen).
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset({p}) for p in range(len(D.PLAYER_COLOURS)))
 
 
 def building_of(s: GinkgopolisState, card: str) -> tuple[str, Building] | None:
@@ -438,17 +465,19 @@ def _finish_setup(s: GinkgopolisState, ev: list[Event]) -> None:
             sp = sum(D.CHARACTERS[c].start_sp for c in s.players[p].characters)
             t = sum(D.CHARACTERS[c].start_tiles for c in s.players[p].characters)
             _take_start_items(s, p, r, sp, t, ev)
+        # (player lists are replaced, never changed in place: copies of the state share them)
+        hands = {p: list(s.players[p].hand) for p in _turn_order(s)}
         for _ in range(D.HAND_SIZE):
             for p in _turn_order(s):
                 card = _draw_card(s, ev)
                 if card is not None:
-                    s.players[p].hand.append(card)
+                    hands[p].append(card)
         # The deal as every later draw is logged: the count for all, the cards for their holder.
         for p in _turn_order(s):
             pl = s.players[p]
-            pl.hand = canon(pl.hand)
-            ev.append(CardsDrawn(player=p, count=len(pl.hand)))
-            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
+            pl.hand = canon(hands[p])
+            ev.append(trusted(CardsDrawn, player=p, count=len(pl.hand)))
+            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     ev.append(
         GameSetUp(
             n_players=n,
@@ -471,9 +500,11 @@ def _take_start_items(
     pl.sp += sp
     drawn = [s.supply.pop(0) for _ in range(min(tiles, len(s.supply)))]
     pl.tiles = canon(pl.tiles + drawn)
-    ev.append(ItemsGained(player=p, resources=moved, sp=sp, tiles=len(drawn), reason="start"))
+    ev.append(
+        trusted(ItemsGained, player=p, resources=moved, sp=sp, tiles=len(drawn), reason="start")
+    )
     if drawn:
-        ev.append(TilesReceived(player=p, tiles=drawn, visible_to=frozenset({p})))
+        ev.append(trusted(TilesReceived, player=p, tiles=drawn, visible_to=_ONLY[p]))
 
 
 def _turn_order(s: GinkgopolisState) -> list[int]:
@@ -504,7 +535,7 @@ def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
         s.discard.append(card)
     for cell_key, b in s.city.items():
         if b.pending:  # buildings are shared with the input state: replace, never change
-            s.city[cell_key] = b.model_copy(update={"pending": False})
+            s.city[cell_key] = _copied(b, pending=False)
     deck = s.discard
     s.rng.shuffle(deck)
     s.discard = []
@@ -513,7 +544,7 @@ def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
         k = max(0, min(D.PLAYER_COUNTS[s.n_players].cards_discarded, len(deck) - 1))
     s.discard = deck[:k]
     s.deck = deck[k:]
-    ev.append(DeckRebuilt(pending_cards=pending, deck_count=len(s.deck), set_aside=k))
+    ev.append(trusted(DeckRebuilt, pending_cards=pending, deck_count=len(s.deck), set_aside=k))
 
 
 def _trigger_end(
@@ -523,7 +554,7 @@ def _trigger_end(
         return
     s.end_triggered = True
     s.end_reasons.append(reason)
-    ev.append(EndTriggered.model_validate({"reason": reason, "player": player}))
+    ev.append(trusted(EndTriggered, reason=reason, player=player))
 
 
 def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
@@ -532,7 +563,7 @@ def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
         return False
     if not s.refill_done:
         s.refill_done = True
-        ev.append(TileSupplyExhausted(first=True))
+        ev.append(trusted(TileSupplyExhausted, first=True))
         for pl in s.players:
             pl.set_aside = []
             pl.contribution_done = pl.hal or not pl.tiles
@@ -541,7 +572,7 @@ def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
             return False
         s.phase = "contribute"
         return True
-    ev.append(TileSupplyExhausted(first=False))
+    ev.append(trusted(TileSupplyExhausted, first=False))
     _trigger_end(s, "solo_exhaustion" if s.solo else "second_exhaustion", ev)
     return False
 
@@ -697,7 +728,7 @@ def _order_kept(tokens: dict[str, Cell], letter: str, cell: Cell) -> bool:
 def _move_token(s: GinkgopolisState, letter: str, cell: Cell, ev: list[Event]) -> None:
     s.tokens[letter] = cell
     s.tokens = {lt: s.tokens[lt] for lt in D.LETTERS if lt in s.tokens}
-    ev.append(TokenMoved(letter=letter, cell=cell))
+    ev.append(trusted(TokenMoved, letter=letter, cell=cell))
 
 
 # --------------------------------------------------------------------------- rounds
@@ -710,16 +741,17 @@ def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
         pl.selection = None
         pl.revealed = False
         pl.new_hand = None
-    ev.append(RoundStarted(round=s.round, first_player=s.first_player))
+    ev.append(trusted(RoundStarted, round=s.round, first_player=s.first_player))
     if s.solo:
         you = s.players[0]
+        hand = list(you.hand)
         for _ in range(D.SOLO_HAND):
             card = _draw_card(s, ev)
             if card is not None:
-                you.hand.append(card)
-        you.hand = canon(you.hand)
-        ev.append(CardsDrawn(player=0, count=len(you.hand)))
-        ev.append(CardsReceived(player=0, cards=list(you.hand), visible_to=frozenset({0})))
+                hand.append(card)
+        you.hand = canon(hand)
+        ev.append(trusted(CardsDrawn, player=0, count=len(you.hand)))
+        ev.append(trusted(CardsReceived, player=0, cards=list(you.hand), visible_to=_ONLY[0]))
         s.hal_card = _draw_card(s, ev)
         s.phase = "select"
         return
@@ -737,14 +769,15 @@ def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
             pl.tokens -= 1
             s.discard.extend(canon(pl.hand))
             pl.hand = []
-            ev.append(NewHandUsed(player=p, tokens_left=pl.tokens))
+            ev.append(trusted(NewHandUsed, player=p, tokens_left=pl.tokens))
+            hand = []
             for _ in range(D.HAND_SIZE):
                 card = _draw_card(s, ev)
                 if card is not None:
-                    pl.hand.append(card)
-            pl.hand = canon(pl.hand)
-            ev.append(CardsDrawn(player=p, count=len(pl.hand)))
-            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
+                    hand.append(card)
+            pl.hand = canon(hand)
+            ev.append(trusted(CardsDrawn, player=p, count=len(pl.hand)))
+            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     for pl in s.players:
         pl.new_hand = None
     s.phase = "select"
@@ -752,15 +785,17 @@ def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
 
 def _begin_resolution(s: GinkgopolisState) -> None:
     s.phase = "resolve"
+    plans: list[Plan]
     if s.solo:
-        s.queue = [
-            Step(kind="resolve", player=0),
-            Step(kind="discard_hand", player=0),
-            Step(kind="hal"),
+        plans = [
+            {"kind": "resolve", "player": 0},
+            {"kind": "discard_hand", "player": 0},
+            {"kind": "hal"},
         ]
     else:
-        s.queue = [Step(kind="resolve", player=p) for p in _turn_order(s)]
-    s.queue.append(Step(kind="end_round"))
+        plans = [{"kind": "resolve", "player": p} for p in _turn_order(s)]
+    plans.append({"kind": "end_round"})
+    s.queue = _queued(plans)
 
 
 def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -774,52 +809,74 @@ def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
         for p in range(n):
             s.players[p].hand = hands[(p - 1) % n]
         s.first_player = (s.first_player + 1) % n
-        ev.append(HandsPassed(first_player=s.first_player))
+        ev.append(trusted(HandsPassed, first_player=s.first_player))
         for p in _turn_order(s):
             card = _draw_card(s, ev)
             pl = s.players[p]
             if card is not None:
-                pl.hand.append(card)
-                ev.append(CardsDrawn(player=p, count=1))
-            pl.hand = canon(pl.hand)
-            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
+                pl.hand = canon([*pl.hand, card])
+                ev.append(trusted(CardsDrawn, player=p, count=1))
+            else:
+                pl.hand = canon(pl.hand)
+            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     _start_round(s, ev)
 
 
 # --------------------------------------------------------------------------- the work queue
 
 
+def _queued(plans: list[Plan]) -> list[Step]:
+    """Plans where the state's queue holds Steps: only :func:`_run` reads them, and it
+    leaves Steps behind (see :class:`Plan`)."""
+    return cast("list[Step]", plans)
+
+
+def _plan(step: Step | Plan) -> Plan:
+    """The plan of a queued step: what it was given, so that ``Step(**plan)`` is it again."""
+    if isinstance(step, dict):
+        return step
+    given = step.__pydantic_fields_set__
+    return cast("Plan", {k: v for k, v in step.__dict__.items() if k in given})
+
+
 def _run(s: GinkgopolisState, ev: list[Event]) -> None:
     """Process queued steps until a seat must decide or the round is over."""
-    while s.phase == "resolve" and s.decision is None and s.queue:
-        step = s.queue.pop(0)
-        _do_step(s, step, ev)
+    queue = cast("list[Plan]", s.queue)
+    queue[:] = [_plan(step) for step in cast("list[Step | Plan]", queue)]
+    while s.phase == "resolve" and s.decision is None and queue:
+        _do_step(s, queue.pop(0), ev)
+    # what waits for the decision is stored as the Steps it stands for
+    queue[:] = cast("list[Plan]", [Step(**plan) for plan in queue])
 
 
-def _push(s: GinkgopolisState, steps: list[Step]) -> None:
-    s.queue[0:0] = steps
+def _push(s: GinkgopolisState, steps: list[Plan]) -> None:
+    s.queue[0:0] = _queued(steps)
 
 
-def _do_step(s: GinkgopolisState, step: Step, ev: list[Event]) -> None:
-    kind = step.kind
-    if kind == "resolve":
-        _resolve(s, step.player, ev)
-    elif kind == "gain":
+def _do_step(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
+    kind = step["kind"]
+    if kind == "gain":
         _gain(s, step, ev)
+    elif kind == "resolve":
+        _resolve(s, step.get("player", 0), ev)
     elif kind == "bonus":
-        _bonus(s, step.player, step.reason, ev)
+        _bonus(s, step.get("player", 0), step.get("reason", ""), ev)
     elif kind == "discard":
-        s.discard.append(step.card)
-        _mark_spent(s, step.player, step.card)
+        card = step.get("card", "")
+        s.discard.append(card)
+        _mark_spent(s, step.get("player", 0), card)
     elif kind == "tableau":
-        s.players[step.player].tableau.append(step.card)
-        _mark_spent(s, step.player, step.card)
+        p, card = step.get("player", 0), step.get("card", "")
+        pl = s.players[p]
+        pl.tableau = [*pl.tableau, card]
+        _mark_spent(s, p, card)
     elif kind == "check_all":
-        pl = s.players[step.player]
+        p = step.get("player", 0)
+        pl = s.players[p]
         if not pl.hal and pl.supply == 0 and pl.resources == 0:
-            _trigger_end(s, "all_resources", ev, step.player)
+            _trigger_end(s, "all_resources", ev, p)
     elif kind == "discard_hand":
-        pl = s.players[step.player]
+        pl = s.players[step.get("player", 0)]
         s.discard.extend(canon(pl.hand))
         pl.hand = []
     elif kind == "hal":
@@ -834,40 +891,56 @@ def _mark_spent(s: GinkgopolisState, p: int, card: str) -> None:
         sel.spent = True
 
 
-def _gain(s: GinkgopolisState, step: Step, ev: list[Event]) -> None:
+def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
     """Gain ``amount`` items of a building colour (§19b gainItems); tiles one at a time."""
-    p = step.player
+    p = step.get("player", 0)
     pl = s.players[p]
-    source = {"building": step.card or None, "cell": step.cell} if step.cell is not None else {}
-    if step.colour == "R":
-        moved = min(step.amount, pl.supply)
+    amount = step.get("amount", 0)
+    reason = step.get("reason", "")
+    cell = step.get("cell")
+    source = {"building": step.get("card") or None, "cell": cell} if cell is not None else {}
+    colour = step.get("colour", "")
+    if colour == "R":
+        moved = min(amount, pl.supply)
         pl.supply -= moved
         pl.resources += moved
-        ev.append(ItemsGained(player=p, resources=moved, reason=step.reason, **source))
+        ev.append(trusted(ItemsGained, player=p, resources=moved, reason=reason, **source))
         return
-    if step.colour == "Y":
-        pl.sp += step.amount
+    if colour == "Y":
+        pl.sp += amount
         # (Hal's neighbour SP come this way too: his "items" are SP, §15 step 3)
-        ev.append(ItemsGained(player=p, sp=step.amount, reason=step.reason, hal=pl.hal, **source))
+        ev.append(trusted(ItemsGained, player=p, sp=amount, reason=reason, hal=pl.hal, **source))
         return
     drawn: list[str] = []
     paused = False
-    remaining = step.amount
+    remaining = amount
+    tiles = pl.tiles = list(pl.tiles)  # a new list, the input state's is shared (see clone)
     while remaining > 0 and s.supply:
         tile = s.supply.pop(0)
         drawn.append(tile)
         remaining -= 1
-        pl.tiles.append(tile)
+        tiles.append(tile)
         if _after_tile_drawn(s, ev):
             paused = True
             break
-    pl.tiles = canon(pl.tiles)
+    pl.tiles = canon(tiles)
     # Tile identities reach only the drawer; the count is public (§13).
     if drawn:
-        ev.append(ItemsGained(player=p, tiles=len(drawn), reason=step.reason, **source))
-        ev.append(TilesReceived(player=p, tiles=drawn, visible_to=frozenset({p})))
+        ev.append(trusted(ItemsGained, player=p, tiles=len(drawn), reason=reason, **source))
+        ev.append(trusted(TilesReceived, player=p, tiles=drawn, visible_to=_ONLY[p]))
     if paused and remaining > 0:
-        _push(s, [step.model_copy(update={"amount": remaining})])
+        _push(s, [{**step, "amount": remaining}])
+
+
+#: Each tableau card's permanent bonus as the gains it queues: (trigger, colour, amount).
+_BONUS_GAINS: dict[str, tuple[tuple[str, str, int], ...]] = {
+    card: tuple(
+        (bonus[0], {"resource": "R", "sp": "Y", "tile": "B"}[item], n) for item, n in bonus[1]
+    )
+    if bonus is not None
+    else ()
+    for card, bonus in D.BONUS.items()
+}
 
 
 def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
@@ -875,16 +948,19 @@ def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
     pl = s.players[p]
     if pl.hal:
         return
-    steps: list[Step] = []
+    steps: list[Plan] = []
     for card in [*pl.characters, *pl.tableau]:
-        bonus = D.bonus_of(card)
-        if bonus is None or bonus[0] != trigger:
-            continue
-        for item, amount in bonus[1]:
-            colour = {"resource": "R", "sp": "Y", "tile": "B"}[item]
-            steps.append(
-                Step(kind="gain", player=p, colour=colour, amount=amount, reason=f"bonus {card}")
-            )
+        for when, colour, amount in _BONUS_GAINS[card]:
+            if when == trigger:
+                steps.append(
+                    {
+                        "kind": "gain",
+                        "player": p,
+                        "colour": colour,
+                        "amount": amount,
+                        "reason": f"bonus {card}",
+                    }
+                )
     _push(s, steps)
 
 
@@ -902,13 +978,13 @@ def _resolve(s: GinkgopolisState, p: int, ev: list[Event]) -> None:
         tile = None
         pl.selection = Selection(card=card, tile=None)
     if tile is None:
-        ev.append(ActionRevealed(player=p, card=card, tile=None, action="exploit"))
+        ev.append(trusted(ActionRevealed, player=p, card=card, tile=None, action="exploit"))
         _exploit(s, p, card, ev)
     elif D.is_urbanization(card):
-        ev.append(ActionRevealed(player=p, card=card, tile=tile, action="urbanize"))
+        ev.append(trusted(ActionRevealed, player=p, card=card, tile=tile, action="urbanize"))
         _urbanize(s, p, card, tile, ev)
     else:
-        ev.append(ActionRevealed(player=p, card=card, tile=tile, action="build_up"))
+        ev.append(trusted(ActionRevealed, player=p, card=card, tile=tile, action="build_up"))
         _build_up(s, p, card, tile, ev)
 
 
@@ -926,9 +1002,9 @@ def selection_problem_at_resolution(
 
 def _exploit(s: GinkgopolisState, p: int, card: str, ev: list[Event]) -> None:
     """§7.1."""
-    tail = [
-        Step(kind="bonus", player=p, reason="exploit"),
-        Step(kind="discard", player=p, card=card),
+    tail: list[Plan] = [
+        {"kind": "bonus", "player": p, "reason": "exploit"},
+        {"kind": "discard", "player": p, "card": card},
     ]
     if D.is_urbanization(card):
         items: list[Literal["resource", "tile"]] = []
@@ -938,27 +1014,30 @@ def _exploit(s: GinkgopolisState, p: int, card: str, ev: list[Event]) -> None:
             items.append("tile")
         if len(items) == 2:
             _push(s, tail)
-            s.decision = Decision(kind="take", seat=p, player=p, card=card, items=items)
+            s.decision = trusted(Decision, kind="take", seat=p, player=p, card=card, items=items)
             return
         if items:
             colour = "R" if items[0] == "resource" else "B"
-            tail.insert(0, Step(kind="gain", player=p, colour=colour, amount=1, reason=card))
+            tail.insert(
+                0, {"kind": "gain", "player": p, "colour": colour, "amount": 1, "reason": card}
+            )
         _push(s, tail)
         return
     found = building_of(s, card)
     if found is not None:
         k, b = found
+        top = b.tiles[-1]
         tail.insert(
             0,
-            Step(
-                kind="gain",
-                player=p,
-                colour=D.colour_of(b.top),
-                amount=b.height,
-                reason=card,
-                card=b.top,
-                cell=cell_of(k),
-            ),
+            {
+                "kind": "gain",
+                "player": p,
+                "colour": D.colour_of(top),
+                "amount": len(b.tiles),
+                "reason": card,
+                "card": top,
+                "cell": cell_of(k),
+            },
         )
     _push(s, tail)
 
@@ -967,20 +1046,27 @@ def _place_new_building(
     s: GinkgopolisState, p: int, letter: str, tile: str, ev: list[Event]
 ) -> Cell:
     site = s.tokens.pop(letter)
-    s.city[key(site)] = Building(tiles=[tile], owner=p, pending=True)
+    s.city[key(site)] = trusted(Building, tiles=[tile], owner=p, pending=True)
     pl = s.players[p]
     if pl.hal:
         pl.supply -= 1
     else:
         pl.resources -= 1
+    city = s.city
     around = [
-        NeighbourBuilding(cell=c, top=b.top, height=b.height)
+        trusted(NeighbourBuilding, cell=c, top=b.tiles[-1], height=len(b.tiles))
         for c in neighbours(site)
-        if (b := s.city.get(key(c))) is not None
+        if (b := city.get(key(c))) is not None
     ]
     ev.append(
-        BuildingUrbanized(
-            player=p, cell=site, tile=tile, letter=letter, hal=pl.hal, neighbours=around
+        trusted(
+            BuildingUrbanized,
+            player=p,
+            cell=site,
+            tile=tile,
+            letter=letter,
+            hal=pl.hal,
+            neighbours=around,
         )
     )
     return site
@@ -995,7 +1081,8 @@ def _ask_token_move(
         return
     # The card rides along so the board can show what was played while seat 0 chooses:
     # Hal's card is in no hand nor selection by then (§15 step 3).
-    s.decision = Decision(
+    s.decision = trusted(
+        Decision,
         kind="move_token",
         seat=0 if s.solo else p,
         player=p,
@@ -1010,25 +1097,27 @@ def _urbanize(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]
     """§7.2."""
     letter = D.letter_of(card)
     site = _place_new_building(s, p, letter, tile, ev)
-    steps: list[Step] = []
+    steps: list[Plan] = []
+    city = s.city
     for c in neighbours(site):
-        b = s.city.get(key(c))
+        b = city.get(key(c))
         if b is not None:
+            top = b.tiles[-1]
             steps.append(
-                Step(
-                    kind="gain",
-                    player=p,
-                    colour=D.colour_of(b.top),
-                    amount=b.height,
-                    reason="neighbour",
-                    card=b.top,
-                    cell=c,
-                )
+                {
+                    "kind": "gain",
+                    "player": p,
+                    "colour": D.colour_of(top),
+                    "amount": len(b.tiles),
+                    "reason": "neighbour",
+                    "card": top,
+                    "cell": c,
+                }
             )
     steps += [
-        Step(kind="bonus", player=p, reason="urbanize"),
-        Step(kind="discard", player=p, card=card),
-        Step(kind="check_all", player=p),
+        {"kind": "bonus", "player": p, "reason": "urbanize"},
+        {"kind": "discard", "player": p, "card": card},
+        {"kind": "check_all", "player": p},
     ]
     _push(s, steps)
     _ask_token_move(s, p, card, letter, site, ev)
@@ -1050,11 +1139,11 @@ def _cover(
             o.resources += h
         gained = h if owner != p else 0
         o.sp += gained
-        ev.append(ResourcesReturned(player=owner, count=h, sp=gained, hal=o.hal))
+        ev.append(trusted(ResourcesReturned, player=owner, count=h, sp=gained, hal=o.hal))
     sp_cost = max(0, D.number_of(b.top) - D.number_of(tile)) if pay else 0
     colour_cost = (1 if D.colour_of(tile) != D.colour_of(b.top) else 0) if pay else 0
     # Buildings are shared with the input state of apply (see clone): replace, never change.
-    s.city[cell_key] = b.model_copy(update={"tiles": [*b.tiles, tile], "owner": p, "pending": True})
+    s.city[cell_key] = _copied(b, tiles=[*b.tiles, tile], owner=p, pending=True)
     pl.sp -= sp_cost
     if pl.hal:
         pl.supply -= h + 1
@@ -1062,7 +1151,8 @@ def _cover(
         pl.resources -= colour_cost + h + 1
         pl.supply += colour_cost
     ev.append(
-        BuiltUp(
+        trusted(
+            BuiltUp,
             player=p,
             cell=cell_of(cell_key),
             tile=tile,
@@ -1084,9 +1174,9 @@ def _build_up(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]
     _push(
         s,
         [
-            Step(kind="bonus", player=p, reason="build_up"),
-            Step(kind="tableau", player=p, card=card),
-            Step(kind="check_all", player=p),
+            {"kind": "bonus", "player": p, "reason": "build_up"},
+            {"kind": "tableau", "player": p, "card": card},
+            {"kind": "check_all", "player": p},
         ],
     )
 
@@ -1112,18 +1202,20 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
         need = b.height + 1
         have = pl.supply + (b.height if b.owner == hal else 0)
     if have < need:
-        ev.append(HalSkipped(card=card, reason="cannot_pay"))
+        ev.append(trusted(HalSkipped, card=card, reason="cannot_pay"))
         s.discard.append(card)
         _trigger_end(s, "hal_cannot_pay", ev)
         return
     if not s.supply:
-        ev.append(HalSkipped(card=card, reason="no_tile"))
+        ev.append(trusted(HalSkipped, card=card, reason="no_tile"))
         s.discard.append(card)
         return
     tile = s.supply.pop(0)
     _after_tile_drawn(s, ev)
     if target is None:
-        ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="urbanize", hal=True))
+        ev.append(
+            trusted(ActionRevealed, player=hal, card=card, tile=tile, action="urbanize", hal=True)
+        )
         letter = D.letter_of(card)
         site = _place_new_building(s, hal, letter, tile, ev)
         # Hal urbanizes in the order of §7.2 steps 5-8: the token moves first (seat 0 may
@@ -1134,15 +1226,17 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
         _push(
             s,
             [
-                Step(kind="gain", player=hal, colour="Y", amount=sp, reason="neighbour"),
-                Step(kind="discard", player=hal, card=card),
+                {"kind": "gain", "player": hal, "colour": "Y", "amount": sp, "reason": "neighbour"},
+                {"kind": "discard", "player": hal, "card": card},
             ],
         )
         _ask_token_move(s, hal, card, letter, site, ev)
     else:
-        ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="build_up", hal=True))
+        ev.append(
+            trusted(ActionRevealed, player=hal, card=card, tile=tile, action="build_up", hal=True)
+        )
         _cover(s, hal, target[0], card, tile, False, ev)
-        pl.tableau.append(card)
+        pl.tableau = [*pl.tableau, card]
 
 
 # --------------------------------------------------------------------------- scoring (§12)
@@ -1426,28 +1520,49 @@ def _copied(model: M, **changes: object) -> M:
     copy is only their ``__dict__``. ``apply`` copies a state, its players and selections
     on every call, which made pydantic's ``model_copy`` the largest cost of a game.
     """
-    new = object.__new__(type(model))
-    object.__setattr__(new, "__dict__", {**model.__dict__, **changes})
-    object.__setattr__(
-        new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys()
-    )
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
+    new = _new(model.__class__)
+    d = new.__dict__
+    d.update(model.__dict__)
+    d.update(changes)
+    _set_fields_set(new, model.__pydantic_fields_set__ | changes.keys())
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
 
 
+_new = object.__new__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+#: The fields of a player that a copy of the state used to replace by copies, and so
+#: marks as set (as ``model_copy`` does).
+_PLAYER_COPIED: frozenset[str] = frozenset(
+    {
+        "tiles",
+        "set_aside",
+        "characters",
+        "tableau",
+        "hand",
+        "selection",
+        "draft_pile",
+        "draft_kept",
+    }
+)
+
+
 def _clone_player(pl: PlayerState) -> PlayerState:
-    return _copied(
-        pl,
-        tiles=list(pl.tiles),
-        set_aside=list(pl.set_aside),
-        characters=list(pl.characters),
-        tableau=list(pl.tableau),
-        hand=list(pl.hand),
-        selection=None if pl.selection is None else _copied(pl.selection),
-        draft_pile=list(pl.draft_pile),
-        draft_kept=list(pl.draft_kept),
-    )
+    """A copy of a player that shares its lists: the engine never changes them in place but
+    gives the player new ones (``pl.hand = [...]``). Its selection is copied."""
+    new = _new(PlayerState)
+    d = new.__dict__
+    d.update(pl.__dict__)
+    if pl.selection is not None:
+        d["selection"] = _copied(pl.selection)
+    _set_fields_set(new, pl.__pydantic_fields_set__ | _PLAYER_COPIED)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
 
 
 def clone(s: GinkgopolisState) -> GinkgopolisState:
@@ -1455,7 +1570,8 @@ def clone(s: GinkgopolisState) -> GinkgopolisState:
 
     Every mutable part is copied except what the engine never changes in place, which
     the copy shares with ``s``: the buildings of the city (a building that changes is
-    replaced in the city dict, see :func:`_cover` and :func:`_rebuild`), the queued
+    replaced in the city dict, see :func:`_cover` and :func:`_rebuild`), the lists of
+    the players (replaced too, see :func:`_clone_player`), the queued
     steps, the decision and the final scores. Copying each building made the cost of
     apply grow with the city.
     """
@@ -1626,36 +1742,46 @@ def apply(
         return s, ev
     s = _choice_copy(s0, seat)
     pl = s.players[seat]
+    # (the player's lists are shared with s0's player: replaced, never changed in place)
     if isinstance(action, DraftPick):
-        pl.draft_pile.remove(action.character)
-        pl.draft_kept.append(action.character)
+        pl.draft_pile = _without(pl.draft_pile, action.character)
+        pl.draft_kept = [*pl.draft_kept, action.character]
         pl.draft_picked = True
         ev.append(
-            DraftPicked(player=seat, character=action.character, visible_to=frozenset({seat}))
+            trusted(DraftPicked, player=seat, character=action.character, visible_to=_ONLY[seat])
         )
-        ev.append(ChoiceCommitted(player=seat, step="draft"))
+        ev.append(trusted(ChoiceCommitted, player=seat, step="draft"))
         if not to_act(s):
             s = clone(s)
             _pass_draft_piles(s, ev)
     elif isinstance(action, KeepHand | NewHand):
         pl.new_hand = isinstance(action, NewHand)
-        ev.append(NewHandChosen(player=seat, use=pl.new_hand, visible_to=frozenset({seat})))
-        ev.append(ChoiceCommitted(player=seat, step="new_hand"))
+        ev.append(trusted(NewHandChosen, player=seat, use=pl.new_hand, visible_to=_ONLY[seat]))
+        ev.append(trusted(ChoiceCommitted, player=seat, step="new_hand"))
         if not to_act(s):
             s = clone(s)
             _process_new_hands(s, ev)
     elif isinstance(action, Select):
-        pl.selection = Selection(card=action.card, tile=action.tile)
-        pl.hand.remove(action.card)
+        pl.selection = trusted(Selection, card=action.card, tile=action.tile)
+        pl.hand = _without(pl.hand, action.card)
         if action.tile is not None:
-            pl.tiles.remove(action.tile)
+            pl.tiles = _without(pl.tiles, action.tile)
         ev.append(
-            SelectionMade(
-                player=seat, card=action.card, tile=action.tile, visible_to=frozenset({seat})
+            trusted(
+                SelectionMade,
+                player=seat,
+                card=action.card,
+                tile=action.tile,
+                visible_to=_ONLY[seat],
             )
         )
         ev.append(
-            ChoiceCommitted(player=seat, step="select", tile_attached=action.tile is not None)
+            trusted(
+                ChoiceCommitted,
+                player=seat,
+                step="select",
+                tile_attached=action.tile is not None,
+            )
         )
         if not to_act(s):
             s = clone(s)
@@ -1663,20 +1789,29 @@ def apply(
             _run(s, ev)
     else:  # a refill contribution
         if isinstance(action, Contribute):
-            pl.tiles.remove(action.tile)
-            pl.set_aside.append(action.tile)
-            ev.append(ContributionMade(player=seat, tile=action.tile, visible_to=frozenset({seat})))
+            pl.tiles = _without(pl.tiles, action.tile)
+            pl.set_aside = [*pl.set_aside, action.tile]
+            ev.append(
+                trusted(ContributionMade, player=seat, tile=action.tile, visible_to=_ONLY[seat])
+            )
             if not pl.tiles:
                 pl.contribution_done = True
         else:
             pl.contribution_done = True
         if pl.contribution_done:
-            ev.append(ChoiceCommitted(player=seat, step="contribute"))
+            ev.append(trusted(ChoiceCommitted, player=seat, step="contribute"))
         if not to_act(s):
             s = clone(s)
             _finish_contributions(s, ev)
             _run(s, ev)
     return s, ev
+
+
+def _without(items: list[str], item: str) -> list[str]:
+    """A copy of ``items`` less the first ``item`` (as ``list.remove`` leaves it)."""
+    out = list(items)
+    out.remove(item)
+    return out
 
 
 def _pass_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -1703,7 +1838,10 @@ def _apply_decision(s: GinkgopolisState, action: Take | MoveToken, ev: list[Even
     s.decision = None
     if isinstance(action, Take):
         colour = "R" if action.item == "resource" else "B"
-        _push(s, [Step(kind="gain", player=d.player, colour=colour, amount=1, reason=d.card)])
+        _push(
+            s,
+            [{"kind": "gain", "player": d.player, "colour": colour, "amount": 1, "reason": d.card}],
+        )
         return
     _move_token(s, d.letter, (action.cell[0], action.cell[1]), ev)
 

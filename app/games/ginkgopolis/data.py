@@ -10,14 +10,16 @@ urbanization cards ``"U-A"`` … ``"U-L"``; characters ``"C01"`` … ``"C27"``.
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal, TypeAlias, get_args
+from typing import Final, Literal, TypeAlias, TypeVar, get_args
 
 Colour: TypeAlias = Literal["R", "Y", "B"]
 Item: TypeAlias = Literal["resource", "sp", "tile"]
 Trigger: TypeAlias = Literal["exploit", "urbanize", "build_up"]
 Cell: TypeAlias = tuple[int, int]
+T = TypeVar("T")
 
 COLOURS: Final[tuple[Colour, ...]] = ("R", "Y", "B")
 #: What a building of each colour produces (§1): red → resources, blue → tiles, yellow → SP.
@@ -85,10 +87,22 @@ def number_of(tile_or_card: str) -> int:
     return int(tile_or_card[1:])
 
 
-#: :func:`number_of` and :func:`colour_of` of every tile, looked up rather than parsed in
-#: the rules' inner loops (each legal selection prices every tile of the hand).
-NUMBER: Final[dict[str, int]] = {t: number_of(t) for t in TILES}
-COLOUR: Final[dict[str, Colour]] = {t: colour_of(t) for t in TILES}
+class _Parsed(dict[str, T]):
+    """A function of tiles and cards as a dict of its values for the 60 tiles, which the
+    rules' inner loops look up rather than parse (each legal selection prices every tile
+    behind the screen); anything else is parsed on the spot, not kept."""
+
+    def __init__(self, parse: Callable[[str], T]) -> None:
+        super().__init__({t: parse(t) for t in TILES})
+        self._parse = parse
+
+    def __missing__(self, item: str) -> T:
+        return self._parse(item)
+
+
+#: ``NUMBER[t] == number_of(t)`` and ``COLOUR[t] == colour_of(t)``.
+NUMBER: Final[dict[str, int]] = _Parsed(number_of)
+COLOUR: Final[dict[str, Colour]] = _Parsed(colour_of)
 
 
 def is_urbanization(card: str) -> bool:

@@ -16,6 +16,7 @@ from app.games.base import Event
 M = TypeVar("M", bound=BaseModel)
 
 _new = object.__new__
+_set_attribute = object.__setattr__
 # The slots every pydantic model has besides its __dict__, set as model_construct sets them.
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
@@ -48,13 +49,12 @@ def trusted(cls: type[M], /, **fields: Any) -> M:
     values it has just computed was a large part of its cost.
     """
     values, factories = _TEMPLATES.get(cls) or _template(cls)
-    new = _new(cls)
-    d = new.__dict__
-    d.update(values)
-    d.update(fields)
+    d = {**values, **fields}
     for name, factory in factories:
         if name not in fields:
             d[name] = factory()
+    new = _new(cls)
+    _set_attribute(new, "__dict__", d)
     _set_fields_set(new, set(fields))
     _set_extra(new, None)
     _set_private(new, None)

@@ -629,8 +629,8 @@ def selection_problem(s: GinkgopolisState, p: int, card: str, tile: str | None) 
 def _build_up_price(top: str, height: int, tile: str) -> tuple[int, int]:
     """SP and resources it costs to build ``tile`` on a building of ``height`` topped by
     ``top``: the number difference in SP; the new height, + 1 for a colour change (§7.3)."""
-    sp_cost = max(0, D.number_of(top) - D.number_of(tile))
-    need = height + 1 + (1 if D.colour_of(tile) != D.colour_of(top) else 0)
+    sp_cost = max(0, D.NUMBER[top] - D.NUMBER[tile])
+    need = height + 1 + (1 if D.COLOUR[tile] != D.COLOUR[top] else 0)
     return sp_cost, need
 
 
@@ -664,22 +664,33 @@ def _build_up_problem(pl: PlayerState, p: int, b: Building, card: str, tile: str
 def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
     """All legal selections in the order of §19c."""
     pl = s.players[p]
-    tops = {b.top: b for b in s.city.values() if not b.pending}
+    hand = canon(pl.hand)
+    tiles = pl.tiles
+    sp = pl.sp
+    tops: dict[str, Building] = {}
+    for building in s.city.values():
+        if not building.pending:
+            tops[building.tiles[-1]] = building
+    # each tile's number and colour, looked up once for all the buildings
+    priced = [(t, D.NUMBER[t], D.COLOUR[t]) for t in tiles]
     out: list[Select] = []
-    for card in canon(pl.hand):
+    for card in hand:
         out.append(_select(card, None))
-        if D.is_urbanization(card):
+        if card[:2] == "U-":  # D.is_urbanization
             if pl.resources >= 1:
-                out.extend(_select(card, t) for t in pl.tiles)
+                out.extend([_select(card, t) for t in tiles])
             continue
         b = tops.get(card)
         if b is None:
             continue
-        # The checks of _build_up_problem, what depends only on the building done once.
-        top, height, have = b.top, b.height, _resources_for(pl, p, b)
-        for t in pl.tiles:
-            sp_cost, need = _build_up_price(top, height, t)
-            if pl.sp >= sp_cost and have >= need:
+        # The prices of _build_up_price, what depends only on the building worked out once:
+        # the SP cost is max(0, top number - tile number), the resources the new height
+        # (+ 1 for a colour change).
+        height = len(b.tiles)
+        have = pl.resources + (height if b.owner == p else 0)  # _resources_for
+        number, colour = D.NUMBER[card], D.COLOUR[card]
+        for t, n, c in priced:
+            if sp >= max(0, number - n) and have >= height + 1 + (c != colour):
                 out.append(_select(card, t))
     return out
 
@@ -835,8 +846,8 @@ def _plan(step: Step | Plan) -> Plan:
     """The plan of a queued step: what it was given, so that ``Step(**plan)`` is it again."""
     if isinstance(step, dict):
         return step
-    given = step.__pydantic_fields_set__
-    return cast("Plan", {k: v for k, v in step.__dict__.items() if k in given})
+    values = step.__dict__
+    return cast("Plan", {k: values[k] for k in step.__pydantic_fields_set__})
 
 
 def _run(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -846,7 +857,7 @@ def _run(s: GinkgopolisState, ev: list[Event]) -> None:
     while s.phase == "resolve" and s.decision is None and queue:
         _do_step(s, queue.pop(0), ev)
     # what waits for the decision is stored as the Steps it stands for
-    queue[:] = cast("list[Plan]", [Step(**plan) for plan in queue])
+    queue[:] = cast("list[Plan]", [trusted(Step, **plan) for plan in queue])
 
 
 def _push(s: GinkgopolisState, steps: list[Plan]) -> None:
@@ -1474,6 +1485,23 @@ def to_act(s: GinkgopolisState) -> frozenset[Seat]:
     return frozenset()
 
 
+def _owes(s: GinkgopolisState, seat: Seat) -> bool:
+    """``seat in to_act(s)``, without building the set of every seat that owes one."""
+    phase = s.phase
+    if phase == "resolve":
+        return s.decision is not None and s.decision.seat == seat
+    if phase == "over" or seat not in range(s.n_players):
+        return False
+    pl = s.players[seat]
+    if phase == "select":
+        return pl.selection is None
+    if phase == "new_hand":
+        return pl.new_hand is None and pl.tokens > 0
+    if phase == "draft":
+        return not pl.draft_picked
+    return not pl.contribution_done  # contribute
+
+
 @functools.lru_cache(maxsize=16384)
 def _listed(kind: type[A], **fields: object) -> A:
     """The one shared instance of a legal action: actions are frozen values, and building
@@ -1495,7 +1523,7 @@ def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
     building) rather than by asking it about every card and tile;
     tests/unit/games/test_validation_shape.py holds the two to each other.
     """
-    if seat not in to_act(s):
+    if not _owes(s, seat):
         return []
     pl = s.players[seat]
     if s.phase == "draft":
@@ -1643,7 +1671,7 @@ def action_problem(s: GinkgopolisState, seat: Seat, action: ActionModel) -> Rule
     accepts."""
     if s.phase == "over":
         return GameOver("the game is over (§12)")
-    if seat not in to_act(s):
+    if not _owes(s, seat):
         return NotYourTurn(f"seat {seat} has no decision to take now (phase {s.phase}, §19c)")
     pl = s.players[seat]
     if s.phase == "draft":

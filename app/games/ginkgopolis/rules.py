@@ -20,6 +20,8 @@ from typing import Literal, TypeAlias, TypedDict, TypeVar, cast
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from app.games.base import (
+    _GAMMA,
+    _MASK64,
     Event,
     GameOver,
     IllegalAction,
@@ -82,6 +84,7 @@ from .events import (
 Cell: TypeAlias = tuple[int, int]
 Phase: TypeAlias = Literal["draft", "new_hand", "select", "resolve", "contribute", "over"]
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 A = TypeVar("A", bound=ActionModel)
 SIMULTANEOUS: frozenset[str] = frozenset({"draft", "new_hand", "select", "contribute"})
 
@@ -111,7 +114,7 @@ class Building(BaseModel):
     """A stack of tiles on one cell (§2); ``tiles`` bottom → top.
 
     The engine never changes a building in place but puts a changed copy in the city:
-    the copy of the state that ``apply`` works on shares the buildings (see :func:`clone`).
+    the copy of the state that ``apply`` works on shares the buildings (see :func:`_fork`).
     """
 
     tiles: list[str]
@@ -366,20 +369,20 @@ def start(
     _check_player_count(n_players)
     rng = Rng.from_seed(seed)
     start_tiles = list(D.START_TILES)
-    rng.shuffle(start_tiles)  # §14.1
+    shuffle(rng, start_tiles)  # §14.1
     supply = list(D.SUPPLY_TILES)
-    rng.shuffle(supply)  # §14.2
+    shuffle(rng, supply)  # §14.2
     deck = list(D.START_DECK)
-    rng.shuffle(deck)  # §14.3
+    shuffle(rng, deck)  # §14.3
     chars: list[list[str]] = [[] for _ in range(n_players)]
     if n_players > 1:  # §14.4
         if options.characters == "sets":
             sets = list(D.SETS)
-            rng.shuffle(sets)
+            shuffle(rng, sets)
             chars = [D.set_members(sets[p]) for p in range(n_players)]
         else:
             pool = list(D.CHARACTER_IDS)
-            rng.shuffle(pool)
+            shuffle(rng, pool)
             per = D.DRAFT_DEAL if options.characters == "draft" else 3
             chars = [[pool[p + k * n_players] for k in range(per)] for p in range(n_players)]
     first = rng.below(n_players) if n_players > 1 else 0  # §14.5
@@ -527,9 +530,39 @@ def _draw_card(s: GinkgopolisState, ev: list[Event]) -> str | None:
     return card
 
 
+def shuffle(rng: Rng, items: list[T]) -> None:
+    """``rng.shuffle(items)``: the same draws, the same order, the same Rng after.
+
+    Rng's SplitMix64 is written out here rather than called per draw (``shuffle`` →
+    ``below`` → ``next64``): a deck rebuild draws some 45 times, and the calls cost more
+    than the arithmetic. tests/unit/games/test_ginkgopolis_speed.py holds it to
+    ``Rng.shuffle``.
+    """
+    seed: int = rng.seed
+    draws: int = rng.draws
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = ((1 << 64) // n) * n  # Rng.below: rejection sampling, no modulo bias
+        while True:
+            draws += 1
+            z = (seed + draws * _GAMMA) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            x = z ^ (z >> 31)
+            if x < limit:
+                break
+        j = x % n
+        items[i], items[j] = items[j], items[i]
+    if draws != rng.draws:  # as Rng.next64 writes it
+        rng.__dict__["draws"] = draws
+        rng.__pydantic_fields_set__.add("draws")
+
+
 def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
     """Deck rebuild (§9 steps 1-4)."""
     pending = canon(b.top for b in s.city.values() if b.pending)
+    if pending:  # new lists: a fork of the state shares its stacks (see _fork)
+        s.stacks = {c: list(v) for c, v in s.stacks.items()}
     for card in pending:
         s.stacks[D.colour_of(card)].remove(D.number_of(card))
         s.discard.append(card)
@@ -537,7 +570,8 @@ def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
         if b.pending:  # buildings are shared with the input state: replace, never change
             s.city[cell_key] = _copied(b, pending=False)
     deck = s.discard
-    s.rng.shuffle(deck)
+    s.rng = _copied(s.rng)  # a fork of the state shares its Rng (see _fork)
+    shuffle(s.rng, deck)
     s.discard = []
     k = 0
     if D.PLAYER_COUNTS[s.n_players].cards_discarded:
@@ -553,7 +587,7 @@ def _trigger_end(
     if reason in s.end_reasons:
         return
     s.end_triggered = True
-    s.end_reasons.append(reason)
+    s.end_reasons = [*s.end_reasons, reason]
     ev.append(trusted(EndTriggered, reason=reason, player=player))
 
 
@@ -589,7 +623,8 @@ def _finish_contributions(s: GinkgopolisState, ev: list[Event]) -> None:
         pl.set_aside = []
         pl.contribution_done = True
     pool = canon(pool)
-    s.rng.shuffle(pool)
+    s.rng = _copied(s.rng)  # a fork of the state shares its Rng (see _fork)
+    shuffle(s.rng, pool)
     s.supply = pool
     ev.append(ContributionsRevealed(tiles=revealed, supply_count=len(pool)))
     for p, tiles in revealed.items():
@@ -678,7 +713,7 @@ def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
         out.append(_select(card, None))
         if card[:2] == "U-":  # D.is_urbanization
             if pl.resources >= 1:
-                out.extend([_select(card, t) for t in tiles])
+                out.extend(_urbanize_selects(card, tuple(tiles)))
             continue
         b = tops.get(card)
         if b is None:
@@ -852,12 +887,11 @@ def _plan(step: Step | Plan) -> Plan:
 
 def _run(s: GinkgopolisState, ev: list[Event]) -> None:
     """Process queued steps until a seat must decide or the round is over."""
-    queue = cast("list[Plan]", s.queue)
-    queue[:] = [_plan(step) for step in cast("list[Step | Plan]", queue)]
+    queue = cast("list[Step | Plan]", s.queue)
     while s.phase == "resolve" and s.decision is None and queue:
-        _do_step(s, queue.pop(0), ev)
+        _do_step(s, _plan(queue.pop(0)), ev)
     # what waits for the decision is stored as the Steps it stands for
-    queue[:] = cast("list[Plan]", [trusted(Step, **plan) for plan in queue])
+    queue[:] = [trusted(Step, **step) if isinstance(step, dict) else step for step in queue]
 
 
 def _push(s: GinkgopolisState, steps: list[Plan]) -> None:
@@ -897,9 +931,11 @@ def _do_step(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
 
 
 def _mark_spent(s: GinkgopolisState, p: int, card: str) -> None:
-    sel = s.players[p].selection
+    pl = s.players[p]
+    sel = pl.selection
     if sel is not None and sel.card == card:
-        sel.spent = True
+        # a copy, not a change: a fork of the state shares the selections (see _fork)
+        pl.selection = _copied(sel, spent=True)
 
 
 def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
@@ -925,7 +961,7 @@ def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
     drawn: list[str] = []
     paused = False
     remaining = amount
-    tiles = pl.tiles = list(pl.tiles)  # a new list, the input state's is shared (see clone)
+    tiles = pl.tiles = list(pl.tiles)  # a new list, the input state's is shared (see _fork)
     while remaining > 0 and s.supply:
         tile = s.supply.pop(0)
         drawn.append(tile)
@@ -1153,7 +1189,7 @@ def _cover(
         ev.append(trusted(ResourcesReturned, player=owner, count=h, sp=gained, hal=o.hal))
     sp_cost = max(0, D.number_of(b.top) - D.number_of(tile)) if pay else 0
     colour_cost = (1 if D.colour_of(tile) != D.colour_of(b.top) else 0) if pay else 0
-    # Buildings are shared with the input state of apply (see clone): replace, never change.
+    # Buildings are shared with the input state of apply (see _fork): replace, never change.
     s.city[cell_key] = _copied(b, tiles=[*b.tiles, tile], owner=p, pending=True)
     pl.sp -= sp_cost
     if pl.hal:
@@ -1253,30 +1289,38 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
 # --------------------------------------------------------------------------- scoring (§12)
 
 
+class _ReadingOrder(dict[str, tuple[int, int]]):
+    """The reading-order sort key of each city key (y descending, then x), worked out once."""
+
+    def __missing__(self, k: str) -> tuple[int, int]:
+        x, y = cell_of(k)
+        self[k] = order = (-y, x)
+        return order
+
+
+_reading_key = _ReadingOrder().__getitem__
+
+
 def districts(city: dict[str, Building]) -> list[list[str]]:
     """Maximal same-top-colour orthogonal groups of >= 2 buildings (§12.1.1), cells in reading order."""
-    cells = {k: cell_of(k) for k in city}
-
-    def order(k: str) -> tuple[int, int]:
-        return (-cells[k][1], cells[k][0])
-
+    colours = {k: b.tiles[-1][0] for k, b in city.items()}
     seen: set[str] = set()
     out: list[list[str]] = []
-    for k in sorted(city, key=order):
+    for k in sorted(colours, key=_reading_key):
         if k in seen:
             continue
-        colour = city[k].tiles[-1][0]
+        colour = colours[k]
         group = [k]
         seen.add(k)
         i = 0
         while i < len(group):
             for nk in _neighbour_keys(group[i]):
-                if nk not in seen and nk in city and city[nk].tiles[-1][0] == colour:
+                if nk not in seen and colours.get(nk) == colour:
                     seen.add(nk)
                     group.append(nk)
             i += 1
         if len(group) >= 2:
-            out.append(sorted(group, key=order))
+            out.append(sorted(group, key=_reading_key))
     return out
 
 
@@ -1298,8 +1342,8 @@ def _district_ranking(
         b = city[k]
         if b.owner is None:
             continue
-        r[b.owner] = r.get(b.owner, 0) + b.height
-        cand = (b.height, D.number_of(b.top))
+        r[b.owner] = r.get(b.owner, 0) + len(b.tiles)
+        cand = (len(b.tiles), D.NUMBER[b.tiles[-1]])
         if b.owner not in tallest or cand > tallest[b.owner]:
             tallest[b.owner] = cand
     ranked = sorted(r, key=lambda o: (r[o], *tallest[o]), reverse=True)
@@ -1321,7 +1365,8 @@ def district_detail(city: dict[str, Building], group: list[str]) -> dict[int, Di
     colour = city[group[0]].tiles[-1][0]
     out: dict[int, DistrictScore] = {}
     for place, o in enumerate(ranked, start=1):
-        out[o] = DistrictScore(
+        out[o] = trusted(
+            DistrictScore,
             colour=colour,
             buildings=len(group),
             resources=r[o],
@@ -1333,10 +1378,13 @@ def district_detail(city: dict[str, Building], group: list[str]) -> dict[int, Di
     return out
 
 
-def district_scores(city: dict[str, Building], n_owners: int) -> list[int]:
-    """Total district SP per owner index."""
+def district_scores(
+    city: dict[str, Building], n_owners: int, groups: list[list[str]] | None = None
+) -> list[int]:
+    """Total district SP per owner index (``groups``: the :func:`districts` of the city,
+    when they are known already)."""
     out = [0] * n_owners
-    for group in districts(city):
+    for group in districts(city) if groups is None else groups:
         for o, v in score_district(city, group).items():
             out[o] += v
     return out
@@ -1373,15 +1421,17 @@ def end_cards_total(pl: PlayerState, owner: int, city: dict[str, Building]) -> i
     return sum(end_card_score(c, owner, city, tab) for c in pl.tableau)
 
 
-def compute_scores(s: GinkgopolisState) -> list[FinalScore]:
-    """Final scores of every player (Hal included) (§12)."""
-    dist = district_scores(s.city, len(s.players))
+def compute_scores(s: GinkgopolisState, groups: list[list[str]] | None = None) -> list[FinalScore]:
+    """Final scores of every player (Hal included) (§12); ``groups`` as for
+    :func:`district_scores`."""
+    dist = district_scores(s.city, len(s.players), groups)
     out: list[FinalScore] = []
     for p, pl in enumerate(s.players):
         cards = end_cards_total(pl, p, s.city)
         tokens = pl.tokens * D.NEW_HAND_VALUE
         out.append(
-            FinalScore(
+            trusted(
+                FinalScore,
                 player=p,
                 sp=pl.sp,
                 districts=dist[p],
@@ -1403,19 +1453,21 @@ def card_lines(pl: PlayerState, owner: int, city: dict[str, Building]) -> list[C
             continue
         points = end_card_score(card, owner, city, tab)
         count = 1 if bc.rule == "flat" else points // bc.per
-        out.append(CardScore(card=card, count=count, per=bc.per, points=points))
+        out.append(trusted(CardScore, card=card, count=count, per=bc.per, points=points))
     return out
 
 
 def _final_scoring(s: GinkgopolisState, ev: list[Event]) -> None:
-    s.final = compute_scores(s)
+    cells = districts(s.city)
+    s.final = compute_scores(s, cells)
     s.phase = "over"
     s.queue = []
-    groups = [district_detail(s.city, g) for g in districts(s.city)]
+    groups = [district_detail(s.city, g) for g in cells]
     for f in s.final:
         pl = s.players[f.player]
         ev.append(
-            PlayerScored(
+            trusted(
+                PlayerScored,
                 player=f.player,
                 sp=f.sp,
                 districts=f.districts,
@@ -1506,13 +1558,20 @@ def _owes(s: GinkgopolisState, seat: Seat) -> bool:
 def _listed(kind: type[A], **fields: object) -> A:
     """The one shared instance of a legal action: actions are frozen values, and building
     a fresh validated model for every listing was most of the cost of legal_actions."""
-    return kind(**fields)
+    return trusted(kind, **fields)
 
 
 @functools.lru_cache(maxsize=16384)
 def _select(card: str, tile: str | None) -> Select:
     """:func:`_listed` for the most listed action, by position, which is quicker to look up."""
-    return Select(card=card, tile=tile)
+    return trusted(Select, card=card, tile=tile)
+
+
+@functools.lru_cache(maxsize=4096)
+def _urbanize_selects(card: str, tiles: tuple[str, ...]) -> tuple[Select, ...]:
+    """The selections of an urbanization card with each tile behind the screen: the tiles
+    change seldom, and a hand's urbanization cards make half of the listed selections."""
+    return tuple([_select(card, t) for t in tiles])
 
 
 def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
@@ -1579,46 +1638,61 @@ _PLAYER_COPIED: frozenset[str] = frozenset(
 )
 
 
-def _clone_player(pl: PlayerState) -> PlayerState:
-    """A copy of a player that shares its lists: the engine never changes them in place but
-    gives the player new ones (``pl.hand = [...]``). Its selection is copied."""
+def _fork_player(pl: PlayerState) -> PlayerState:
+    """A copy of a player that shares its lists and its selection: the engine never changes
+    them in place but gives the player new ones (``pl.hand = [...]``)."""
     new = _new(PlayerState)
-    d = new.__dict__
-    d.update(pl.__dict__)
-    if pl.selection is not None:
-        d["selection"] = _copied(pl.selection)
+    new.__dict__.update(pl.__dict__)
     _set_fields_set(new, pl.__pydantic_fields_set__ | _PLAYER_COPIED)
     _set_extra(new, None)
     _set_private(new, None)
     return new
 
 
-def clone(s: GinkgopolisState) -> GinkgopolisState:
-    """An independent copy of the state, as far as the engine changes it.
+def _fork(s: GinkgopolisState) -> GinkgopolisState:
+    """The copy of the state that ``apply`` changes: everything the engine changes in place
+    is copied, the rest is shared with ``s``.
 
-    Every mutable part is copied except what the engine never changes in place, which
-    the copy shares with ``s``: the buildings of the city (a building that changes is
-    replaced in the city dict, see :func:`_cover` and :func:`_rebuild`), the lists of
-    the players (replaced too, see :func:`_clone_player`), the queued
-    steps, the decision and the final scores. Copying each building made the cost of
-    apply grow with the city.
+    Shared: the buildings of the city (a building that changes is replaced in the city
+    dict, see :func:`_cover` and :func:`_rebuild`), the lists and selections of the
+    players (replaced too, see :func:`_fork_player`), the Rng (replaced by a copy before
+    it draws), the stacks, the removed tiles, the end reasons, the queued steps, the
+    decision and the final scores. Copying all of them made the cost of apply grow with
+    the city and was a large part of it.
     """
     return _copied(
         s,
-        rng=_copied(s.rng),
-        players=[_clone_player(pl) for pl in s.players],
+        rng=s.rng,
+        players=[_fork_player(pl) for pl in s.players],
         city=dict(s.city),
         tokens=dict(s.tokens),
         supply=list(s.supply),
-        removed_tiles=list(s.removed_tiles),
+        removed_tiles=s.removed_tiles,
         deck=list(s.deck),
         discard=list(s.discard),
-        stacks={c: list(v) for c, v in s.stacks.items()},
-        end_reasons=list(s.end_reasons),
+        stacks=s.stacks,
+        end_reasons=s.end_reasons,
         queue=list(s.queue),
         decision=s.decision,
         final=None if s.final is None else list(s.final),
     )
+
+
+def clone(s: GinkgopolisState) -> GinkgopolisState:
+    """An independent copy of the state: the mutable parts a caller may change in place
+    are copied, which :func:`_fork` shares (the Rng, the stacks, the players' selections).
+
+    The players' lists are shared (see :func:`_fork_player`): give a player new ones.
+    """
+    copy = _fork(s)
+    copy.rng = _copied(s.rng)
+    copy.stacks = {c: list(v) for c, v in s.stacks.items()}
+    copy.removed_tiles = list(s.removed_tiles)
+    copy.end_reasons = list(s.end_reasons)
+    for pl in copy.players:
+        if pl.selection is not None:
+            pl.selection = _copied(pl.selection)
+    return copy
 
 
 #: The fields :func:`clone` replaces by copies (and so marks as set, as model_copy does).
@@ -1647,10 +1721,10 @@ def _choice_copy(s: GinkgopolisState, seat: Seat) -> GinkgopolisState:
 
     Such a choice changes only the chooser's player, so only that player is copied and
     everything else is shared with ``s``; once the last choice is in, ``apply`` takes a
-    full :func:`clone` before the step goes on. Most actions are such choices.
+    full :func:`_fork` before the step goes on. Most actions are such choices.
     """
     players = list(s.players)
-    players[seat] = _clone_player(players[seat])
+    players[seat] = _fork_player(players[seat])
     copy = _copied(s, players=players)
     # the same fields set as a clone leaves, so that no trace of the sharing remains
     copy.__pydantic_fields_set__.update(_CLONED_FIELDS)
@@ -1764,7 +1838,7 @@ def apply(
         raise problem
     ev: list[Event] = []
     if isinstance(action, Take | MoveToken):
-        s = clone(s0)
+        s = _fork(s0)
         _apply_decision(s, action, ev)
         _run(s, ev)
         return s, ev
@@ -1780,14 +1854,14 @@ def apply(
         )
         ev.append(trusted(ChoiceCommitted, player=seat, step="draft"))
         if not to_act(s):
-            s = clone(s)
+            s = _fork(s)
             _pass_draft_piles(s, ev)
     elif isinstance(action, KeepHand | NewHand):
         pl.new_hand = isinstance(action, NewHand)
         ev.append(trusted(NewHandChosen, player=seat, use=pl.new_hand, visible_to=_ONLY[seat]))
         ev.append(trusted(ChoiceCommitted, player=seat, step="new_hand"))
         if not to_act(s):
-            s = clone(s)
+            s = _fork(s)
             _process_new_hands(s, ev)
     elif isinstance(action, Select):
         pl.selection = trusted(Selection, card=action.card, tile=action.tile)
@@ -1812,7 +1886,7 @@ def apply(
             )
         )
         if not to_act(s):
-            s = clone(s)
+            s = _fork(s)
             _begin_resolution(s)
             _run(s, ev)
     else:  # a refill contribution
@@ -1829,7 +1903,7 @@ def apply(
         if pl.contribution_done:
             ev.append(trusted(ChoiceCommitted, player=seat, step="contribute"))
         if not to_act(s):
-            s = clone(s)
+            s = _fork(s)
             _finish_contributions(s, ev)
             _run(s, ev)
     return s, ev

@@ -702,10 +702,14 @@ def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
     hand = canon(pl.hand)
     tiles = pl.tiles
     sp = pl.sp
+    # the buildings the hand's building cards designate (§7.1), if any: one pass
+    wanted = {card for card in hand if card[:2] != "U-"}
     tops: dict[str, Building] = {}
-    for building in s.city.values():
-        if not building.pending:
-            tops[building.tiles[-1]] = building
+    if wanted:
+        for building in s.city.values():
+            top = building.tiles[-1]
+            if top in wanted and not building.pending:
+                tops[top] = building
     # each tile's number and colour, looked up once for all the buildings
     priced = [(t, D.NUMBER[t], D.COLOUR[t]) for t in tiles]
     out: list[Select] = []
@@ -784,9 +788,7 @@ def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
     """Begin a round: solo draw (§15.1), then the New Hand window or the selection."""
     s.round += 1
     for pl in s.players:
-        pl.selection = None
-        pl.revealed = False
-        pl.new_hand = None
+        _put(pl, selection=None, revealed=False, new_hand=None)
     ev.append(trusted(RoundStarted, round=s.round, first_player=s.first_player))
     if s.solo:
         you = s.players[0]
@@ -1599,6 +1601,13 @@ def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
     return [_listed(MoveToken, cell=c) for c in d.candidates]
 
 
+def _put(model: BaseModel, **values: object) -> None:
+    """``model.name = value`` for each of ``values``, as pydantic assigns a field (into
+    ``__dict__``, the name marked as set) with one call rather than two per field."""
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)
+
+
 def _copied(model: M, **changes: object) -> M:
     """``model.model_copy(update=changes)`` without pydantic's generic copy machinery.
 
@@ -1864,8 +1873,11 @@ def apply(
             s = _fork(s)
             _process_new_hands(s, ev)
     elif isinstance(action, Select):
-        pl.selection = trusted(Selection, card=action.card, tile=action.tile)
-        pl.hand = _without(pl.hand, action.card)
+        _put(
+            pl,
+            selection=trusted(Selection, card=action.card, tile=action.tile),
+            hand=_without(pl.hand, action.card),
+        )
         if action.tile is not None:
             pl.tiles = _without(pl.tiles, action.tile)
         ev.append(

@@ -166,6 +166,9 @@ def _yield(s: GinkgopolisState, cells: list[Cell]) -> dict[str, int]:
 def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
     """Each legal selection of ``seat`` with its target, gains and costs (§7.1-7.3)."""
     hints: list[SelectionHint] = []
+    # what depends on the card only, worked out once for all its tiles
+    yields: dict[str, dict[str, int]] = {}
+    found_for: dict[str, tuple[str, Building] | None] = {}
     for a in selection_actions(s, seat):
         if D.is_urbanization(a.card):
             site = s.tokens.get(D.letter_of(a.card))
@@ -182,7 +185,8 @@ def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
                     )
                 )
                 continue
-            around = neighbours(site) if site is not None else []
+            if a.card not in yields:
+                yields[a.card] = _yield(s, neighbours(site) if site is not None else [])
             hints.append(
                 trusted(
                     SelectionHint,
@@ -191,12 +195,14 @@ def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
                     action="urbanize",
                     cell=site,
                     height=1,
-                    gains=_yield(s, around),
+                    gains=dict(yields[a.card]),
                     resources=1,
                 )
             )
             continue
-        found = building_of(s, a.card)
+        if a.card not in found_for:
+            found_for[a.card] = building_of(s, a.card)
+        found = found_for[a.card]
         if found is None:
             continue
         k, b = found

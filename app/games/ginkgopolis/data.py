@@ -10,14 +10,16 @@ urbanization cards ``"U-A"`` … ``"U-L"``; characters ``"C01"`` … ``"C27"``.
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final, Literal, TypeAlias, get_args
+from typing import Final, Literal, TypeAlias, TypeVar, get_args
 
 Colour: TypeAlias = Literal["R", "Y", "B"]
 Item: TypeAlias = Literal["resource", "sp", "tile"]
 Trigger: TypeAlias = Literal["exploit", "urbanize", "build_up"]
 Cell: TypeAlias = tuple[int, int]
+T = TypeVar("T")
 
 COLOURS: Final[tuple[Colour, ...]] = ("R", "Y", "B")
 #: What a building of each colour produces (§1): red → resources, blue → tiles, yellow → SP.
@@ -85,6 +87,24 @@ def number_of(tile_or_card: str) -> int:
     return int(tile_or_card[1:])
 
 
+class _Parsed(dict[str, T]):
+    """A function of tiles and cards as a dict of its values for the 60 tiles, which the
+    rules' inner loops look up rather than parse (each legal selection prices every tile
+    behind the screen); anything else is parsed on the spot, not kept."""
+
+    def __init__(self, parse: Callable[[str], T]) -> None:
+        super().__init__({t: parse(t) for t in TILES})
+        self._parse = parse
+
+    def __missing__(self, item: str) -> T:
+        return self._parse(item)
+
+
+#: ``NUMBER[t] == number_of(t)`` and ``COLOUR[t] == colour_of(t)``.
+NUMBER: Final[dict[str, int]] = _Parsed(number_of)
+COLOUR: Final[dict[str, Colour]] = _Parsed(colour_of)
+
+
 def is_urbanization(card: str) -> bool:
     """True for ``"U-A"`` … ``"U-L"``."""
     return card.startswith("U-")
@@ -106,6 +126,17 @@ def canon_key(item: str) -> int:
     if item in _CANON:
         return _CANON[item]
     return 1000 + int(item[1:]) if item.startswith("C") else 10_000
+
+
+class _CanonKeys(dict[str, int]):
+    """:func:`canon_key` as a dict, whose lookup sorts faster than a Python key function."""
+
+    def __missing__(self, item: str) -> int:
+        return canon_key(item)
+
+
+#: ``sorted(items, key=CANON_KEY.__getitem__)`` is ``sorted(items, key=canon_key)``.
+CANON_KEY: Final[dict[str, int]] = _CanonKeys(_CANON)
 
 
 # --------------------------------------------------------------------------- building cards
@@ -242,6 +273,12 @@ def bonus_of(card: str) -> tuple[Trigger, tuple[tuple[Item, int], ...]] | None:
     if bc.kind == "permanent" and bc.trigger is not None:
         return bc.trigger, bc.reward
     return None
+
+
+#: :func:`bonus_of` of every tableau card (characters and building cards).
+BONUS: Final[dict[str, tuple[Trigger, tuple[tuple[Item, int], ...]] | None]] = {
+    card: bonus_of(card) for card in (*CHARACTERS, *BUILDING_CARDS)
+}
 
 
 def card_colour(card: str) -> Colour:

@@ -15,11 +15,13 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterable
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias, TypedDict, TypeVar, cast
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from app.games.base import (
+    _GAMMA,
+    _MASK64,
     Event,
     GameOver,
     IllegalAction,
@@ -76,11 +78,13 @@ from .events import (
     TilesReceived,
     TileSupplyExhausted,
     TokenMoved,
+    trusted,
 )
 
 Cell: TypeAlias = tuple[int, int]
 Phase: TypeAlias = Literal["draft", "new_hand", "select", "resolve", "contribute", "over"]
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 A = TypeVar("A", bound=ActionModel)
 SIMULTANEOUS: frozenset[str] = frozenset({"draft", "new_hand", "select", "contribute"})
 
@@ -110,7 +114,7 @@ class Building(BaseModel):
     """A stack of tiles on one cell (§2); ``tiles`` bottom → top.
 
     The engine never changes a building in place but puts a changed copy in the city:
-    the copy of the state that ``apply`` works on shares the buildings (see :func:`clone`).
+    the copy of the state that ``apply`` works on shares the buildings (see :func:`_fork`).
     """
 
     tiles: list[str]
@@ -157,20 +161,23 @@ class PlayerState(BaseModel):
     draft_picked: bool = False
 
 
+StepKind: TypeAlias = Literal[
+    "resolve",
+    "gain",
+    "bonus",
+    "discard",
+    "tableau",
+    "check_all",
+    "discard_hand",
+    "hal",
+    "end_round",
+]
+
+
 class Step(BaseModel):
     """One queued automatic unit of the resolution."""
 
-    kind: Literal[
-        "resolve",
-        "gain",
-        "bonus",
-        "discard",
-        "tableau",
-        "check_all",
-        "discard_hand",
-        "hal",
-        "end_round",
-    ]
+    kind: StepKind
     player: int = 0
     colour: str = ""
     amount: int = 0
@@ -179,6 +186,23 @@ class Step(BaseModel):
     # A gain from a building (exploit or neighbour): its cell, with its top tile in ``card``,
     # so the log can say which building gave what.
     cell: Cell | None = None
+
+
+class Plan(TypedDict, total=False):
+    """A queued step while ``apply`` runs the queue: the fields a :class:`Step` is given.
+
+    The queue holds plans only inside :func:`_run`, which turns them back into the very
+    Steps they name before ``apply`` returns (``Step(**plan)``); a dict costs a tenth of
+    a validated model, and most steps are done as soon as they are queued.
+    """
+
+    kind: StepKind
+    player: int
+    colour: str
+    amount: int
+    card: str
+    reason: str
+    cell: Cell | None
 
 
 class Decision(BaseModel):
@@ -266,7 +290,13 @@ def reading_order(cells: Iterable[Cell]) -> list[Cell]:
 
 def canon(items: Iterable[str]) -> list[str]:
     """Items sorted in the canonical order of §14."""
-    return sorted(items, key=D.canon_key)
+    return sorted(items, key=_CANON_KEY)
+
+
+_CANON_KEY = D.CANON_KEY.__getitem__
+
+#: ``visible_to`` of a seat's private events (one frozenset per seat, shared: it is frozen).
+_ONLY: tuple[frozenset[int], ...] = tuple(frozenset({p}) for p in range(len(D.PLAYER_COLOURS)))
 
 
 def building_of(s: GinkgopolisState, card: str) -> tuple[str, Building] | None:
@@ -339,20 +369,20 @@ def start(
     _check_player_count(n_players)
     rng = Rng.from_seed(seed)
     start_tiles = list(D.START_TILES)
-    rng.shuffle(start_tiles)  # §14.1
+    shuffle(rng, start_tiles)  # §14.1
     supply = list(D.SUPPLY_TILES)
-    rng.shuffle(supply)  # §14.2
+    shuffle(rng, supply)  # §14.2
     deck = list(D.START_DECK)
-    rng.shuffle(deck)  # §14.3
+    shuffle(rng, deck)  # §14.3
     chars: list[list[str]] = [[] for _ in range(n_players)]
     if n_players > 1:  # §14.4
         if options.characters == "sets":
             sets = list(D.SETS)
-            rng.shuffle(sets)
+            shuffle(rng, sets)
             chars = [D.set_members(sets[p]) for p in range(n_players)]
         else:
             pool = list(D.CHARACTER_IDS)
-            rng.shuffle(pool)
+            shuffle(rng, pool)
             per = D.DRAFT_DEAL if options.characters == "draft" else 3
             chars = [[pool[p + k * n_players] for k in range(per)] for p in range(n_players)]
     first = rng.below(n_players) if n_players > 1 else 0  # §14.5
@@ -438,17 +468,19 @@ def _finish_setup(s: GinkgopolisState, ev: list[Event]) -> None:
             sp = sum(D.CHARACTERS[c].start_sp for c in s.players[p].characters)
             t = sum(D.CHARACTERS[c].start_tiles for c in s.players[p].characters)
             _take_start_items(s, p, r, sp, t, ev)
+        # (player lists are replaced, never changed in place: copies of the state share them)
+        hands = {p: list(s.players[p].hand) for p in _turn_order(s)}
         for _ in range(D.HAND_SIZE):
             for p in _turn_order(s):
                 card = _draw_card(s, ev)
                 if card is not None:
-                    s.players[p].hand.append(card)
+                    hands[p].append(card)
         # The deal as every later draw is logged: the count for all, the cards for their holder.
         for p in _turn_order(s):
             pl = s.players[p]
-            pl.hand = canon(pl.hand)
-            ev.append(CardsDrawn(player=p, count=len(pl.hand)))
-            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
+            pl.hand = canon(hands[p])
+            ev.append(trusted(CardsDrawn, player=p, count=len(pl.hand)))
+            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     ev.append(
         GameSetUp(
             n_players=n,
@@ -471,9 +503,11 @@ def _take_start_items(
     pl.sp += sp
     drawn = [s.supply.pop(0) for _ in range(min(tiles, len(s.supply)))]
     pl.tiles = canon(pl.tiles + drawn)
-    ev.append(ItemsGained(player=p, resources=moved, sp=sp, tiles=len(drawn), reason="start"))
+    ev.append(
+        trusted(ItemsGained, player=p, resources=moved, sp=sp, tiles=len(drawn), reason="start")
+    )
     if drawn:
-        ev.append(TilesReceived(player=p, tiles=drawn, visible_to=frozenset({p})))
+        ev.append(trusted(TilesReceived, player=p, tiles=drawn, visible_to=_ONLY[p]))
 
 
 def _turn_order(s: GinkgopolisState) -> list[int]:
@@ -496,24 +530,55 @@ def _draw_card(s: GinkgopolisState, ev: list[Event]) -> str | None:
     return card
 
 
+def shuffle(rng: Rng, items: list[T]) -> None:
+    """``rng.shuffle(items)``: the same draws, the same order, the same Rng after.
+
+    Rng's SplitMix64 is written out here rather than called per draw (``shuffle`` →
+    ``below`` → ``next64``): a deck rebuild draws some 45 times, and the calls cost more
+    than the arithmetic. tests/unit/games/test_ginkgopolis_speed.py holds it to
+    ``Rng.shuffle``.
+    """
+    seed: int = rng.seed
+    draws: int = rng.draws
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = ((1 << 64) // n) * n  # Rng.below: rejection sampling, no modulo bias
+        while True:
+            draws += 1
+            z = (seed + draws * _GAMMA) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            x = z ^ (z >> 31)
+            if x < limit:
+                break
+        j = x % n
+        items[i], items[j] = items[j], items[i]
+    if draws != rng.draws:  # as Rng.next64 writes it
+        rng.__dict__["draws"] = draws
+        rng.__pydantic_fields_set__.add("draws")
+
+
 def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
     """Deck rebuild (§9 steps 1-4)."""
     pending = canon(b.top for b in s.city.values() if b.pending)
+    if pending:  # new lists: a fork of the state shares its stacks (see _fork)
+        s.stacks = {c: list(v) for c, v in s.stacks.items()}
     for card in pending:
         s.stacks[D.colour_of(card)].remove(D.number_of(card))
         s.discard.append(card)
     for cell_key, b in s.city.items():
         if b.pending:  # buildings are shared with the input state: replace, never change
-            s.city[cell_key] = b.model_copy(update={"pending": False})
+            s.city[cell_key] = _copied(b, pending=False)
     deck = s.discard
-    s.rng.shuffle(deck)
+    s.rng = _copied(s.rng)  # a fork of the state shares its Rng (see _fork)
+    shuffle(s.rng, deck)
     s.discard = []
     k = 0
     if D.PLAYER_COUNTS[s.n_players].cards_discarded:
         k = max(0, min(D.PLAYER_COUNTS[s.n_players].cards_discarded, len(deck) - 1))
     s.discard = deck[:k]
     s.deck = deck[k:]
-    ev.append(DeckRebuilt(pending_cards=pending, deck_count=len(s.deck), set_aside=k))
+    ev.append(trusted(DeckRebuilt, pending_cards=pending, deck_count=len(s.deck), set_aside=k))
 
 
 def _trigger_end(
@@ -522,8 +587,8 @@ def _trigger_end(
     if reason in s.end_reasons:
         return
     s.end_triggered = True
-    s.end_reasons.append(reason)
-    ev.append(EndTriggered.model_validate({"reason": reason, "player": player}))
+    s.end_reasons = [*s.end_reasons, reason]
+    ev.append(trusted(EndTriggered, reason=reason, player=player))
 
 
 def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
@@ -532,7 +597,7 @@ def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
         return False
     if not s.refill_done:
         s.refill_done = True
-        ev.append(TileSupplyExhausted(first=True))
+        ev.append(trusted(TileSupplyExhausted, first=True))
         for pl in s.players:
             pl.set_aside = []
             pl.contribution_done = pl.hal or not pl.tiles
@@ -541,7 +606,7 @@ def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
             return False
         s.phase = "contribute"
         return True
-    ev.append(TileSupplyExhausted(first=False))
+    ev.append(trusted(TileSupplyExhausted, first=False))
     _trigger_end(s, "solo_exhaustion" if s.solo else "second_exhaustion", ev)
     return False
 
@@ -558,7 +623,8 @@ def _finish_contributions(s: GinkgopolisState, ev: list[Event]) -> None:
         pl.set_aside = []
         pl.contribution_done = True
     pool = canon(pool)
-    s.rng.shuffle(pool)
+    s.rng = _copied(s.rng)  # a fork of the state shares its Rng (see _fork)
+    shuffle(s.rng, pool)
     s.supply = pool
     ev.append(ContributionsRevealed(tiles=revealed, supply_count=len(pool)))
     for p, tiles in revealed.items():
@@ -598,8 +664,8 @@ def selection_problem(s: GinkgopolisState, p: int, card: str, tile: str | None) 
 def _build_up_price(top: str, height: int, tile: str) -> tuple[int, int]:
     """SP and resources it costs to build ``tile`` on a building of ``height`` topped by
     ``top``: the number difference in SP; the new height, + 1 for a colour change (§7.3)."""
-    sp_cost = max(0, D.number_of(top) - D.number_of(tile))
-    need = height + 1 + (1 if D.colour_of(tile) != D.colour_of(top) else 0)
+    sp_cost = max(0, D.NUMBER[top] - D.NUMBER[tile])
+    need = height + 1 + (1 if D.COLOUR[tile] != D.COLOUR[top] else 0)
     return sp_cost, need
 
 
@@ -633,22 +699,37 @@ def _build_up_problem(pl: PlayerState, p: int, b: Building, card: str, tile: str
 def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
     """All legal selections in the order of §19c."""
     pl = s.players[p]
-    tops = {b.top: b for b in s.city.values() if not b.pending}
+    hand = canon(pl.hand)
+    tiles = pl.tiles
+    sp = pl.sp
+    # the buildings the hand's building cards designate (§7.1), if any: one pass
+    wanted = {card for card in hand if card[:2] != "U-"}
+    tops: dict[str, Building] = {}
+    if wanted:
+        for building in s.city.values():
+            top = building.tiles[-1]
+            if top in wanted and not building.pending:
+                tops[top] = building
+    # each tile's number and colour, looked up once for all the buildings
+    priced = [(t, D.NUMBER[t], D.COLOUR[t]) for t in tiles]
     out: list[Select] = []
-    for card in canon(pl.hand):
+    for card in hand:
         out.append(_select(card, None))
-        if D.is_urbanization(card):
+        if card[:2] == "U-":  # D.is_urbanization
             if pl.resources >= 1:
-                out.extend(_select(card, t) for t in pl.tiles)
+                out.extend(_urbanize_selects(card, tuple(tiles)))
             continue
         b = tops.get(card)
         if b is None:
             continue
-        # The checks of _build_up_problem, what depends only on the building done once.
-        top, height, have = b.top, b.height, _resources_for(pl, p, b)
-        for t in pl.tiles:
-            sp_cost, need = _build_up_price(top, height, t)
-            if pl.sp >= sp_cost and have >= need:
+        # The prices of _build_up_price, what depends only on the building worked out once:
+        # the SP cost is max(0, top number - tile number), the resources the new height
+        # (+ 1 for a colour change).
+        height = len(b.tiles)
+        have = pl.resources + (height if b.owner == p else 0)  # _resources_for
+        number, colour = D.NUMBER[card], D.COLOUR[card]
+        for t, n, c in priced:
+            if sp >= max(0, number - n) and have >= height + 1 + (c != colour):
                 out.append(_select(card, t))
     return out
 
@@ -697,7 +778,7 @@ def _order_kept(tokens: dict[str, Cell], letter: str, cell: Cell) -> bool:
 def _move_token(s: GinkgopolisState, letter: str, cell: Cell, ev: list[Event]) -> None:
     s.tokens[letter] = cell
     s.tokens = {lt: s.tokens[lt] for lt in D.LETTERS if lt in s.tokens}
-    ev.append(TokenMoved(letter=letter, cell=cell))
+    ev.append(trusted(TokenMoved, letter=letter, cell=cell))
 
 
 # --------------------------------------------------------------------------- rounds
@@ -707,19 +788,18 @@ def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
     """Begin a round: solo draw (§15.1), then the New Hand window or the selection."""
     s.round += 1
     for pl in s.players:
-        pl.selection = None
-        pl.revealed = False
-        pl.new_hand = None
-    ev.append(RoundStarted(round=s.round, first_player=s.first_player))
+        _put(pl, selection=None, revealed=False, new_hand=None)
+    ev.append(trusted(RoundStarted, round=s.round, first_player=s.first_player))
     if s.solo:
         you = s.players[0]
+        hand = list(you.hand)
         for _ in range(D.SOLO_HAND):
             card = _draw_card(s, ev)
             if card is not None:
-                you.hand.append(card)
-        you.hand = canon(you.hand)
-        ev.append(CardsDrawn(player=0, count=len(you.hand)))
-        ev.append(CardsReceived(player=0, cards=list(you.hand), visible_to=frozenset({0})))
+                hand.append(card)
+        you.hand = canon(hand)
+        ev.append(trusted(CardsDrawn, player=0, count=len(you.hand)))
+        ev.append(trusted(CardsReceived, player=0, cards=list(you.hand), visible_to=_ONLY[0]))
         s.hal_card = _draw_card(s, ev)
         s.phase = "select"
         return
@@ -737,14 +817,15 @@ def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
             pl.tokens -= 1
             s.discard.extend(canon(pl.hand))
             pl.hand = []
-            ev.append(NewHandUsed(player=p, tokens_left=pl.tokens))
+            ev.append(trusted(NewHandUsed, player=p, tokens_left=pl.tokens))
+            hand = []
             for _ in range(D.HAND_SIZE):
                 card = _draw_card(s, ev)
                 if card is not None:
-                    pl.hand.append(card)
-            pl.hand = canon(pl.hand)
-            ev.append(CardsDrawn(player=p, count=len(pl.hand)))
-            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
+                    hand.append(card)
+            pl.hand = canon(hand)
+            ev.append(trusted(CardsDrawn, player=p, count=len(pl.hand)))
+            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     for pl in s.players:
         pl.new_hand = None
     s.phase = "select"
@@ -752,15 +833,17 @@ def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
 
 def _begin_resolution(s: GinkgopolisState) -> None:
     s.phase = "resolve"
+    plans: list[Plan]
     if s.solo:
-        s.queue = [
-            Step(kind="resolve", player=0),
-            Step(kind="discard_hand", player=0),
-            Step(kind="hal"),
+        plans = [
+            {"kind": "resolve", "player": 0},
+            {"kind": "discard_hand", "player": 0},
+            {"kind": "hal"},
         ]
     else:
-        s.queue = [Step(kind="resolve", player=p) for p in _turn_order(s)]
-    s.queue.append(Step(kind="end_round"))
+        plans = [{"kind": "resolve", "player": p} for p in _turn_order(s)]
+    plans.append({"kind": "end_round"})
+    s.queue = _queued(plans)
 
 
 def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -774,52 +857,73 @@ def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
         for p in range(n):
             s.players[p].hand = hands[(p - 1) % n]
         s.first_player = (s.first_player + 1) % n
-        ev.append(HandsPassed(first_player=s.first_player))
+        ev.append(trusted(HandsPassed, first_player=s.first_player))
         for p in _turn_order(s):
             card = _draw_card(s, ev)
             pl = s.players[p]
             if card is not None:
-                pl.hand.append(card)
-                ev.append(CardsDrawn(player=p, count=1))
-            pl.hand = canon(pl.hand)
-            ev.append(CardsReceived(player=p, cards=list(pl.hand), visible_to=frozenset({p})))
+                pl.hand = canon([*pl.hand, card])
+                ev.append(trusted(CardsDrawn, player=p, count=1))
+            else:
+                pl.hand = canon(pl.hand)
+            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     _start_round(s, ev)
 
 
 # --------------------------------------------------------------------------- the work queue
 
 
+def _queued(plans: list[Plan]) -> list[Step]:
+    """Plans where the state's queue holds Steps: only :func:`_run` reads them, and it
+    leaves Steps behind (see :class:`Plan`)."""
+    return cast("list[Step]", plans)
+
+
+def _plan(step: Step | Plan) -> Plan:
+    """The plan of a queued step: what it was given, so that ``Step(**plan)`` is it again."""
+    if isinstance(step, dict):
+        return step
+    values = step.__dict__
+    return cast("Plan", {k: values[k] for k in step.__pydantic_fields_set__})
+
+
 def _run(s: GinkgopolisState, ev: list[Event]) -> None:
     """Process queued steps until a seat must decide or the round is over."""
-    while s.phase == "resolve" and s.decision is None and s.queue:
-        step = s.queue.pop(0)
-        _do_step(s, step, ev)
+    queue = cast("list[Step | Plan]", s.queue)
+    while s.phase == "resolve" and s.decision is None and queue:
+        _do_step(s, _plan(queue.pop(0)), ev)
+    # what waits for the decision is stored as the Steps it stands for
+    queue[:] = [trusted(Step, **step) if isinstance(step, dict) else step for step in queue]
 
 
-def _push(s: GinkgopolisState, steps: list[Step]) -> None:
-    s.queue[0:0] = steps
+def _push(s: GinkgopolisState, steps: list[Plan]) -> None:
+    s.queue[0:0] = _queued(steps)
 
 
-def _do_step(s: GinkgopolisState, step: Step, ev: list[Event]) -> None:
-    kind = step.kind
-    if kind == "resolve":
-        _resolve(s, step.player, ev)
-    elif kind == "gain":
+def _do_step(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
+    kind = step["kind"]
+    if kind == "gain":
         _gain(s, step, ev)
+    elif kind == "resolve":
+        _resolve(s, step.get("player", 0), ev)
     elif kind == "bonus":
-        _bonus(s, step.player, step.reason, ev)
+        _bonus(s, step.get("player", 0), step.get("reason", ""), ev)
     elif kind == "discard":
-        s.discard.append(step.card)
-        _mark_spent(s, step.player, step.card)
+        card = step.get("card", "")
+        s.discard.append(card)
+        _mark_spent(s, step.get("player", 0), card)
     elif kind == "tableau":
-        s.players[step.player].tableau.append(step.card)
-        _mark_spent(s, step.player, step.card)
+        p, card = step.get("player", 0), step.get("card", "")
+        pl = s.players[p]
+        pl.tableau = [*pl.tableau, card]
+        _mark_spent(s, p, card)
     elif kind == "check_all":
-        pl = s.players[step.player]
+        p = step.get("player", 0)
+        pl = s.players[p]
         if not pl.hal and pl.supply == 0 and pl.resources == 0:
-            _trigger_end(s, "all_resources", ev, step.player)
+            _trigger_end(s, "all_resources", ev, p)
     elif kind == "discard_hand":
-        pl = s.players[step.player]
+        pl = s.players[step.get("player", 0)]
         s.discard.extend(canon(pl.hand))
         pl.hand = []
     elif kind == "hal":
@@ -829,45 +933,63 @@ def _do_step(s: GinkgopolisState, step: Step, ev: list[Event]) -> None:
 
 
 def _mark_spent(s: GinkgopolisState, p: int, card: str) -> None:
-    sel = s.players[p].selection
-    if sel is not None and sel.card == card:
-        sel.spent = True
-
-
-def _gain(s: GinkgopolisState, step: Step, ev: list[Event]) -> None:
-    """Gain ``amount`` items of a building colour (§19b gainItems); tiles one at a time."""
-    p = step.player
     pl = s.players[p]
-    source = {"building": step.card or None, "cell": step.cell} if step.cell is not None else {}
-    if step.colour == "R":
-        moved = min(step.amount, pl.supply)
+    sel = pl.selection
+    if sel is not None and sel.card == card:
+        # a copy, not a change: a fork of the state shares the selections (see _fork)
+        pl.selection = _copied(sel, spent=True)
+
+
+def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
+    """Gain ``amount`` items of a building colour (§19b gainItems); tiles one at a time."""
+    p = step.get("player", 0)
+    pl = s.players[p]
+    amount = step.get("amount", 0)
+    reason = step.get("reason", "")
+    cell = step.get("cell")
+    source = {"building": step.get("card") or None, "cell": cell} if cell is not None else {}
+    colour = step.get("colour", "")
+    if colour == "R":
+        moved = min(amount, pl.supply)
         pl.supply -= moved
         pl.resources += moved
-        ev.append(ItemsGained(player=p, resources=moved, reason=step.reason, **source))
+        ev.append(trusted(ItemsGained, player=p, resources=moved, reason=reason, **source))
         return
-    if step.colour == "Y":
-        pl.sp += step.amount
+    if colour == "Y":
+        pl.sp += amount
         # (Hal's neighbour SP come this way too: his "items" are SP, §15 step 3)
-        ev.append(ItemsGained(player=p, sp=step.amount, reason=step.reason, hal=pl.hal, **source))
+        ev.append(trusted(ItemsGained, player=p, sp=amount, reason=reason, hal=pl.hal, **source))
         return
     drawn: list[str] = []
     paused = False
-    remaining = step.amount
+    remaining = amount
+    tiles = pl.tiles = list(pl.tiles)  # a new list, the input state's is shared (see _fork)
     while remaining > 0 and s.supply:
         tile = s.supply.pop(0)
         drawn.append(tile)
         remaining -= 1
-        pl.tiles.append(tile)
+        tiles.append(tile)
         if _after_tile_drawn(s, ev):
             paused = True
             break
-    pl.tiles = canon(pl.tiles)
+    pl.tiles = canon(tiles)
     # Tile identities reach only the drawer; the count is public (§13).
     if drawn:
-        ev.append(ItemsGained(player=p, tiles=len(drawn), reason=step.reason, **source))
-        ev.append(TilesReceived(player=p, tiles=drawn, visible_to=frozenset({p})))
+        ev.append(trusted(ItemsGained, player=p, tiles=len(drawn), reason=reason, **source))
+        ev.append(trusted(TilesReceived, player=p, tiles=drawn, visible_to=_ONLY[p]))
     if paused and remaining > 0:
-        _push(s, [step.model_copy(update={"amount": remaining})])
+        _push(s, [{**step, "amount": remaining}])
+
+
+#: Each tableau card's permanent bonus as the gains it queues: (trigger, colour, amount).
+_BONUS_GAINS: dict[str, tuple[tuple[str, str, int], ...]] = {
+    card: tuple(
+        (bonus[0], {"resource": "R", "sp": "Y", "tile": "B"}[item], n) for item, n in bonus[1]
+    )
+    if bonus is not None
+    else ()
+    for card, bonus in D.BONUS.items()
+}
 
 
 def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
@@ -875,16 +997,19 @@ def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
     pl = s.players[p]
     if pl.hal:
         return
-    steps: list[Step] = []
+    steps: list[Plan] = []
     for card in [*pl.characters, *pl.tableau]:
-        bonus = D.bonus_of(card)
-        if bonus is None or bonus[0] != trigger:
-            continue
-        for item, amount in bonus[1]:
-            colour = {"resource": "R", "sp": "Y", "tile": "B"}[item]
-            steps.append(
-                Step(kind="gain", player=p, colour=colour, amount=amount, reason=f"bonus {card}")
-            )
+        for when, colour, amount in _BONUS_GAINS[card]:
+            if when == trigger:
+                steps.append(
+                    {
+                        "kind": "gain",
+                        "player": p,
+                        "colour": colour,
+                        "amount": amount,
+                        "reason": f"bonus {card}",
+                    }
+                )
     _push(s, steps)
 
 
@@ -902,13 +1027,13 @@ def _resolve(s: GinkgopolisState, p: int, ev: list[Event]) -> None:
         tile = None
         pl.selection = Selection(card=card, tile=None)
     if tile is None:
-        ev.append(ActionRevealed(player=p, card=card, tile=None, action="exploit"))
+        ev.append(trusted(ActionRevealed, player=p, card=card, tile=None, action="exploit"))
         _exploit(s, p, card, ev)
     elif D.is_urbanization(card):
-        ev.append(ActionRevealed(player=p, card=card, tile=tile, action="urbanize"))
+        ev.append(trusted(ActionRevealed, player=p, card=card, tile=tile, action="urbanize"))
         _urbanize(s, p, card, tile, ev)
     else:
-        ev.append(ActionRevealed(player=p, card=card, tile=tile, action="build_up"))
+        ev.append(trusted(ActionRevealed, player=p, card=card, tile=tile, action="build_up"))
         _build_up(s, p, card, tile, ev)
 
 
@@ -926,9 +1051,9 @@ def selection_problem_at_resolution(
 
 def _exploit(s: GinkgopolisState, p: int, card: str, ev: list[Event]) -> None:
     """§7.1."""
-    tail = [
-        Step(kind="bonus", player=p, reason="exploit"),
-        Step(kind="discard", player=p, card=card),
+    tail: list[Plan] = [
+        {"kind": "bonus", "player": p, "reason": "exploit"},
+        {"kind": "discard", "player": p, "card": card},
     ]
     if D.is_urbanization(card):
         items: list[Literal["resource", "tile"]] = []
@@ -938,27 +1063,30 @@ def _exploit(s: GinkgopolisState, p: int, card: str, ev: list[Event]) -> None:
             items.append("tile")
         if len(items) == 2:
             _push(s, tail)
-            s.decision = Decision(kind="take", seat=p, player=p, card=card, items=items)
+            s.decision = trusted(Decision, kind="take", seat=p, player=p, card=card, items=items)
             return
         if items:
             colour = "R" if items[0] == "resource" else "B"
-            tail.insert(0, Step(kind="gain", player=p, colour=colour, amount=1, reason=card))
+            tail.insert(
+                0, {"kind": "gain", "player": p, "colour": colour, "amount": 1, "reason": card}
+            )
         _push(s, tail)
         return
     found = building_of(s, card)
     if found is not None:
         k, b = found
+        top = b.tiles[-1]
         tail.insert(
             0,
-            Step(
-                kind="gain",
-                player=p,
-                colour=D.colour_of(b.top),
-                amount=b.height,
-                reason=card,
-                card=b.top,
-                cell=cell_of(k),
-            ),
+            {
+                "kind": "gain",
+                "player": p,
+                "colour": D.colour_of(top),
+                "amount": len(b.tiles),
+                "reason": card,
+                "card": top,
+                "cell": cell_of(k),
+            },
         )
     _push(s, tail)
 
@@ -967,20 +1095,27 @@ def _place_new_building(
     s: GinkgopolisState, p: int, letter: str, tile: str, ev: list[Event]
 ) -> Cell:
     site = s.tokens.pop(letter)
-    s.city[key(site)] = Building(tiles=[tile], owner=p, pending=True)
+    s.city[key(site)] = trusted(Building, tiles=[tile], owner=p, pending=True)
     pl = s.players[p]
     if pl.hal:
         pl.supply -= 1
     else:
         pl.resources -= 1
+    city = s.city
     around = [
-        NeighbourBuilding(cell=c, top=b.top, height=b.height)
+        trusted(NeighbourBuilding, cell=c, top=b.tiles[-1], height=len(b.tiles))
         for c in neighbours(site)
-        if (b := s.city.get(key(c))) is not None
+        if (b := city.get(key(c))) is not None
     ]
     ev.append(
-        BuildingUrbanized(
-            player=p, cell=site, tile=tile, letter=letter, hal=pl.hal, neighbours=around
+        trusted(
+            BuildingUrbanized,
+            player=p,
+            cell=site,
+            tile=tile,
+            letter=letter,
+            hal=pl.hal,
+            neighbours=around,
         )
     )
     return site
@@ -995,7 +1130,8 @@ def _ask_token_move(
         return
     # The card rides along so the board can show what was played while seat 0 chooses:
     # Hal's card is in no hand nor selection by then (§15 step 3).
-    s.decision = Decision(
+    s.decision = trusted(
+        Decision,
         kind="move_token",
         seat=0 if s.solo else p,
         player=p,
@@ -1010,25 +1146,27 @@ def _urbanize(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]
     """§7.2."""
     letter = D.letter_of(card)
     site = _place_new_building(s, p, letter, tile, ev)
-    steps: list[Step] = []
+    steps: list[Plan] = []
+    city = s.city
     for c in neighbours(site):
-        b = s.city.get(key(c))
+        b = city.get(key(c))
         if b is not None:
+            top = b.tiles[-1]
             steps.append(
-                Step(
-                    kind="gain",
-                    player=p,
-                    colour=D.colour_of(b.top),
-                    amount=b.height,
-                    reason="neighbour",
-                    card=b.top,
-                    cell=c,
-                )
+                {
+                    "kind": "gain",
+                    "player": p,
+                    "colour": D.colour_of(top),
+                    "amount": len(b.tiles),
+                    "reason": "neighbour",
+                    "card": top,
+                    "cell": c,
+                }
             )
     steps += [
-        Step(kind="bonus", player=p, reason="urbanize"),
-        Step(kind="discard", player=p, card=card),
-        Step(kind="check_all", player=p),
+        {"kind": "bonus", "player": p, "reason": "urbanize"},
+        {"kind": "discard", "player": p, "card": card},
+        {"kind": "check_all", "player": p},
     ]
     _push(s, steps)
     _ask_token_move(s, p, card, letter, site, ev)
@@ -1050,11 +1188,11 @@ def _cover(
             o.resources += h
         gained = h if owner != p else 0
         o.sp += gained
-        ev.append(ResourcesReturned(player=owner, count=h, sp=gained, hal=o.hal))
+        ev.append(trusted(ResourcesReturned, player=owner, count=h, sp=gained, hal=o.hal))
     sp_cost = max(0, D.number_of(b.top) - D.number_of(tile)) if pay else 0
     colour_cost = (1 if D.colour_of(tile) != D.colour_of(b.top) else 0) if pay else 0
-    # Buildings are shared with the input state of apply (see clone): replace, never change.
-    s.city[cell_key] = b.model_copy(update={"tiles": [*b.tiles, tile], "owner": p, "pending": True})
+    # Buildings are shared with the input state of apply (see _fork): replace, never change.
+    s.city[cell_key] = _copied(b, tiles=[*b.tiles, tile], owner=p, pending=True)
     pl.sp -= sp_cost
     if pl.hal:
         pl.supply -= h + 1
@@ -1062,7 +1200,8 @@ def _cover(
         pl.resources -= colour_cost + h + 1
         pl.supply += colour_cost
     ev.append(
-        BuiltUp(
+        trusted(
+            BuiltUp,
             player=p,
             cell=cell_of(cell_key),
             tile=tile,
@@ -1084,9 +1223,9 @@ def _build_up(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]
     _push(
         s,
         [
-            Step(kind="bonus", player=p, reason="build_up"),
-            Step(kind="tableau", player=p, card=card),
-            Step(kind="check_all", player=p),
+            {"kind": "bonus", "player": p, "reason": "build_up"},
+            {"kind": "tableau", "player": p, "card": card},
+            {"kind": "check_all", "player": p},
         ],
     )
 
@@ -1112,18 +1251,20 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
         need = b.height + 1
         have = pl.supply + (b.height if b.owner == hal else 0)
     if have < need:
-        ev.append(HalSkipped(card=card, reason="cannot_pay"))
+        ev.append(trusted(HalSkipped, card=card, reason="cannot_pay"))
         s.discard.append(card)
         _trigger_end(s, "hal_cannot_pay", ev)
         return
     if not s.supply:
-        ev.append(HalSkipped(card=card, reason="no_tile"))
+        ev.append(trusted(HalSkipped, card=card, reason="no_tile"))
         s.discard.append(card)
         return
     tile = s.supply.pop(0)
     _after_tile_drawn(s, ev)
     if target is None:
-        ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="urbanize", hal=True))
+        ev.append(
+            trusted(ActionRevealed, player=hal, card=card, tile=tile, action="urbanize", hal=True)
+        )
         letter = D.letter_of(card)
         site = _place_new_building(s, hal, letter, tile, ev)
         # Hal urbanizes in the order of §7.2 steps 5-8: the token moves first (seat 0 may
@@ -1134,44 +1275,54 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
         _push(
             s,
             [
-                Step(kind="gain", player=hal, colour="Y", amount=sp, reason="neighbour"),
-                Step(kind="discard", player=hal, card=card),
+                {"kind": "gain", "player": hal, "colour": "Y", "amount": sp, "reason": "neighbour"},
+                {"kind": "discard", "player": hal, "card": card},
             ],
         )
         _ask_token_move(s, hal, card, letter, site, ev)
     else:
-        ev.append(ActionRevealed(player=hal, card=card, tile=tile, action="build_up", hal=True))
+        ev.append(
+            trusted(ActionRevealed, player=hal, card=card, tile=tile, action="build_up", hal=True)
+        )
         _cover(s, hal, target[0], card, tile, False, ev)
-        pl.tableau.append(card)
+        pl.tableau = [*pl.tableau, card]
 
 
 # --------------------------------------------------------------------------- scoring (§12)
 
 
+class _ReadingOrder(dict[str, tuple[int, int]]):
+    """The reading-order sort key of each city key (y descending, then x), worked out once."""
+
+    def __missing__(self, k: str) -> tuple[int, int]:
+        x, y = cell_of(k)
+        self[k] = order = (-y, x)
+        return order
+
+
+_reading_key = _ReadingOrder().__getitem__
+
+
 def districts(city: dict[str, Building]) -> list[list[str]]:
     """Maximal same-top-colour orthogonal groups of >= 2 buildings (§12.1.1), cells in reading order."""
-    cells = {k: cell_of(k) for k in city}
-
-    def order(k: str) -> tuple[int, int]:
-        return (-cells[k][1], cells[k][0])
-
+    colours = {k: b.tiles[-1][0] for k, b in city.items()}
     seen: set[str] = set()
     out: list[list[str]] = []
-    for k in sorted(city, key=order):
+    for k in sorted(colours, key=_reading_key):
         if k in seen:
             continue
-        colour = city[k].tiles[-1][0]
+        colour = colours[k]
         group = [k]
         seen.add(k)
         i = 0
         while i < len(group):
             for nk in _neighbour_keys(group[i]):
-                if nk not in seen and nk in city and city[nk].tiles[-1][0] == colour:
+                if nk not in seen and colours.get(nk) == colour:
                     seen.add(nk)
                     group.append(nk)
             i += 1
         if len(group) >= 2:
-            out.append(sorted(group, key=order))
+            out.append(sorted(group, key=_reading_key))
     return out
 
 
@@ -1193,8 +1344,8 @@ def _district_ranking(
         b = city[k]
         if b.owner is None:
             continue
-        r[b.owner] = r.get(b.owner, 0) + b.height
-        cand = (b.height, D.number_of(b.top))
+        r[b.owner] = r.get(b.owner, 0) + len(b.tiles)
+        cand = (len(b.tiles), D.NUMBER[b.tiles[-1]])
         if b.owner not in tallest or cand > tallest[b.owner]:
             tallest[b.owner] = cand
     ranked = sorted(r, key=lambda o: (r[o], *tallest[o]), reverse=True)
@@ -1216,7 +1367,8 @@ def district_detail(city: dict[str, Building], group: list[str]) -> dict[int, Di
     colour = city[group[0]].tiles[-1][0]
     out: dict[int, DistrictScore] = {}
     for place, o in enumerate(ranked, start=1):
-        out[o] = DistrictScore(
+        out[o] = trusted(
+            DistrictScore,
             colour=colour,
             buildings=len(group),
             resources=r[o],
@@ -1228,10 +1380,13 @@ def district_detail(city: dict[str, Building], group: list[str]) -> dict[int, Di
     return out
 
 
-def district_scores(city: dict[str, Building], n_owners: int) -> list[int]:
-    """Total district SP per owner index."""
+def district_scores(
+    city: dict[str, Building], n_owners: int, groups: list[list[str]] | None = None
+) -> list[int]:
+    """Total district SP per owner index (``groups``: the :func:`districts` of the city,
+    when they are known already)."""
     out = [0] * n_owners
-    for group in districts(city):
+    for group in districts(city) if groups is None else groups:
         for o, v in score_district(city, group).items():
             out[o] += v
     return out
@@ -1268,15 +1423,17 @@ def end_cards_total(pl: PlayerState, owner: int, city: dict[str, Building]) -> i
     return sum(end_card_score(c, owner, city, tab) for c in pl.tableau)
 
 
-def compute_scores(s: GinkgopolisState) -> list[FinalScore]:
-    """Final scores of every player (Hal included) (§12)."""
-    dist = district_scores(s.city, len(s.players))
+def compute_scores(s: GinkgopolisState, groups: list[list[str]] | None = None) -> list[FinalScore]:
+    """Final scores of every player (Hal included) (§12); ``groups`` as for
+    :func:`district_scores`."""
+    dist = district_scores(s.city, len(s.players), groups)
     out: list[FinalScore] = []
     for p, pl in enumerate(s.players):
         cards = end_cards_total(pl, p, s.city)
         tokens = pl.tokens * D.NEW_HAND_VALUE
         out.append(
-            FinalScore(
+            trusted(
+                FinalScore,
                 player=p,
                 sp=pl.sp,
                 districts=dist[p],
@@ -1298,19 +1455,21 @@ def card_lines(pl: PlayerState, owner: int, city: dict[str, Building]) -> list[C
             continue
         points = end_card_score(card, owner, city, tab)
         count = 1 if bc.rule == "flat" else points // bc.per
-        out.append(CardScore(card=card, count=count, per=bc.per, points=points))
+        out.append(trusted(CardScore, card=card, count=count, per=bc.per, points=points))
     return out
 
 
 def _final_scoring(s: GinkgopolisState, ev: list[Event]) -> None:
-    s.final = compute_scores(s)
+    cells = districts(s.city)
+    s.final = compute_scores(s, cells)
     s.phase = "over"
     s.queue = []
-    groups = [district_detail(s.city, g) for g in districts(s.city)]
+    groups = [district_detail(s.city, g) for g in cells]
     for f in s.final:
         pl = s.players[f.player]
         ev.append(
-            PlayerScored(
+            trusted(
+                PlayerScored,
                 player=f.player,
                 sp=f.sp,
                 districts=f.districts,
@@ -1380,17 +1539,41 @@ def to_act(s: GinkgopolisState) -> frozenset[Seat]:
     return frozenset()
 
 
+def _owes(s: GinkgopolisState, seat: Seat) -> bool:
+    """``seat in to_act(s)``, without building the set of every seat that owes one."""
+    phase = s.phase
+    if phase == "resolve":
+        return s.decision is not None and s.decision.seat == seat
+    if phase == "over" or seat not in range(s.n_players):
+        return False
+    pl = s.players[seat]
+    if phase == "select":
+        return pl.selection is None
+    if phase == "new_hand":
+        return pl.new_hand is None and pl.tokens > 0
+    if phase == "draft":
+        return not pl.draft_picked
+    return not pl.contribution_done  # contribute
+
+
 @functools.lru_cache(maxsize=16384)
 def _listed(kind: type[A], **fields: object) -> A:
     """The one shared instance of a legal action: actions are frozen values, and building
     a fresh validated model for every listing was most of the cost of legal_actions."""
-    return kind(**fields)
+    return trusted(kind, **fields)
 
 
 @functools.lru_cache(maxsize=16384)
 def _select(card: str, tile: str | None) -> Select:
     """:func:`_listed` for the most listed action, by position, which is quicker to look up."""
-    return Select(card=card, tile=tile)
+    return trusted(Select, card=card, tile=tile)
+
+
+@functools.lru_cache(maxsize=4096)
+def _urbanize_selects(card: str, tiles: tuple[str, ...]) -> tuple[Select, ...]:
+    """The selections of an urbanization card with each tile behind the screen: the tiles
+    change seldom, and a hand's urbanization cards make half of the listed selections."""
+    return tuple([_select(card, t) for t in tiles])
 
 
 def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
@@ -1401,7 +1584,7 @@ def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
     building) rather than by asking it about every card and tile;
     tests/unit/games/test_validation_shape.py holds the two to each other.
     """
-    if seat not in to_act(s):
+    if not _owes(s, seat):
         return []
     pl = s.players[seat]
     if s.phase == "draft":
@@ -1418,6 +1601,13 @@ def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
     return [_listed(MoveToken, cell=c) for c in d.candidates]
 
 
+def _put(model: BaseModel, **values: object) -> None:
+    """``model.name = value`` for each of ``values``, as pydantic assigns a field (into
+    ``__dict__``, the name marked as set) with one call rather than two per field."""
+    model.__dict__.update(values)
+    model.__pydantic_fields_set__.update(values)
+
+
 def _copied(model: M, **changes: object) -> M:
     """``model.model_copy(update=changes)`` without pydantic's generic copy machinery.
 
@@ -1426,55 +1616,92 @@ def _copied(model: M, **changes: object) -> M:
     copy is only their ``__dict__``. ``apply`` copies a state, its players and selections
     on every call, which made pydantic's ``model_copy`` the largest cost of a game.
     """
-    new = object.__new__(type(model))
-    object.__setattr__(new, "__dict__", {**model.__dict__, **changes})
-    object.__setattr__(
-        new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys()
-    )
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
+    new = _new(model.__class__)
+    d = new.__dict__
+    d.update(model.__dict__)
+    d.update(changes)
+    _set_fields_set(new, model.__pydantic_fields_set__ | changes.keys())
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
 
 
-def _clone_player(pl: PlayerState) -> PlayerState:
-    return _copied(
-        pl,
-        tiles=list(pl.tiles),
-        set_aside=list(pl.set_aside),
-        characters=list(pl.characters),
-        tableau=list(pl.tableau),
-        hand=list(pl.hand),
-        selection=None if pl.selection is None else _copied(pl.selection),
-        draft_pile=list(pl.draft_pile),
-        draft_kept=list(pl.draft_kept),
-    )
+_new = object.__new__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+
+#: The fields of a player that a copy of the state used to replace by copies, and so
+#: marks as set (as ``model_copy`` does).
+_PLAYER_COPIED: frozenset[str] = frozenset(
+    {
+        "tiles",
+        "set_aside",
+        "characters",
+        "tableau",
+        "hand",
+        "selection",
+        "draft_pile",
+        "draft_kept",
+    }
+)
 
 
-def clone(s: GinkgopolisState) -> GinkgopolisState:
-    """An independent copy of the state, as far as the engine changes it.
+def _fork_player(pl: PlayerState) -> PlayerState:
+    """A copy of a player that shares its lists and its selection: the engine never changes
+    them in place but gives the player new ones (``pl.hand = [...]``)."""
+    new = _new(PlayerState)
+    new.__dict__.update(pl.__dict__)
+    _set_fields_set(new, pl.__pydantic_fields_set__ | _PLAYER_COPIED)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
 
-    Every mutable part is copied except what the engine never changes in place, which
-    the copy shares with ``s``: the buildings of the city (a building that changes is
-    replaced in the city dict, see :func:`_cover` and :func:`_rebuild`), the queued
-    steps, the decision and the final scores. Copying each building made the cost of
-    apply grow with the city.
+
+def _fork(s: GinkgopolisState) -> GinkgopolisState:
+    """The copy of the state that ``apply`` changes: everything the engine changes in place
+    is copied, the rest is shared with ``s``.
+
+    Shared: the buildings of the city (a building that changes is replaced in the city
+    dict, see :func:`_cover` and :func:`_rebuild`), the lists and selections of the
+    players (replaced too, see :func:`_fork_player`), the Rng (replaced by a copy before
+    it draws), the stacks, the removed tiles, the end reasons, the queued steps, the
+    decision and the final scores. Copying all of them made the cost of apply grow with
+    the city and was a large part of it.
     """
     return _copied(
         s,
-        rng=_copied(s.rng),
-        players=[_clone_player(pl) for pl in s.players],
+        rng=s.rng,
+        players=[_fork_player(pl) for pl in s.players],
         city=dict(s.city),
         tokens=dict(s.tokens),
         supply=list(s.supply),
-        removed_tiles=list(s.removed_tiles),
+        removed_tiles=s.removed_tiles,
         deck=list(s.deck),
         discard=list(s.discard),
-        stacks={c: list(v) for c, v in s.stacks.items()},
-        end_reasons=list(s.end_reasons),
+        stacks=s.stacks,
+        end_reasons=s.end_reasons,
         queue=list(s.queue),
         decision=s.decision,
         final=None if s.final is None else list(s.final),
     )
+
+
+def clone(s: GinkgopolisState) -> GinkgopolisState:
+    """An independent copy of the state: the mutable parts a caller may change in place
+    are copied, which :func:`_fork` shares (the Rng, the stacks, the players' selections).
+
+    The players' lists are shared (see :func:`_fork_player`): give a player new ones.
+    """
+    copy = _fork(s)
+    copy.rng = _copied(s.rng)
+    copy.stacks = {c: list(v) for c, v in s.stacks.items()}
+    copy.removed_tiles = list(s.removed_tiles)
+    copy.end_reasons = list(s.end_reasons)
+    for pl in copy.players:
+        if pl.selection is not None:
+            pl.selection = _copied(pl.selection)
+    return copy
 
 
 #: The fields :func:`clone` replaces by copies (and so marks as set, as model_copy does).
@@ -1503,10 +1730,10 @@ def _choice_copy(s: GinkgopolisState, seat: Seat) -> GinkgopolisState:
 
     Such a choice changes only the chooser's player, so only that player is copied and
     everything else is shared with ``s``; once the last choice is in, ``apply`` takes a
-    full :func:`clone` before the step goes on. Most actions are such choices.
+    full :func:`_fork` before the step goes on. Most actions are such choices.
     """
     players = list(s.players)
-    players[seat] = _clone_player(players[seat])
+    players[seat] = _fork_player(players[seat])
     copy = _copied(s, players=players)
     # the same fields set as a clone leaves, so that no trace of the sharing remains
     copy.__pydantic_fields_set__.update(_CLONED_FIELDS)
@@ -1527,7 +1754,7 @@ def action_problem(s: GinkgopolisState, seat: Seat, action: ActionModel) -> Rule
     accepts."""
     if s.phase == "over":
         return GameOver("the game is over (§12)")
-    if seat not in to_act(s):
+    if not _owes(s, seat):
         return NotYourTurn(f"seat {seat} has no decision to take now (phase {s.phase}, §19c)")
     pl = s.players[seat]
     if s.phase == "draft":
@@ -1620,63 +1847,85 @@ def apply(
         raise problem
     ev: list[Event] = []
     if isinstance(action, Take | MoveToken):
-        s = clone(s0)
+        s = _fork(s0)
         _apply_decision(s, action, ev)
         _run(s, ev)
         return s, ev
     s = _choice_copy(s0, seat)
     pl = s.players[seat]
+    # (the player's lists are shared with s0's player: replaced, never changed in place)
     if isinstance(action, DraftPick):
-        pl.draft_pile.remove(action.character)
-        pl.draft_kept.append(action.character)
+        pl.draft_pile = _without(pl.draft_pile, action.character)
+        pl.draft_kept = [*pl.draft_kept, action.character]
         pl.draft_picked = True
         ev.append(
-            DraftPicked(player=seat, character=action.character, visible_to=frozenset({seat}))
+            trusted(DraftPicked, player=seat, character=action.character, visible_to=_ONLY[seat])
         )
-        ev.append(ChoiceCommitted(player=seat, step="draft"))
+        ev.append(trusted(ChoiceCommitted, player=seat, step="draft"))
         if not to_act(s):
-            s = clone(s)
+            s = _fork(s)
             _pass_draft_piles(s, ev)
     elif isinstance(action, KeepHand | NewHand):
         pl.new_hand = isinstance(action, NewHand)
-        ev.append(NewHandChosen(player=seat, use=pl.new_hand, visible_to=frozenset({seat})))
-        ev.append(ChoiceCommitted(player=seat, step="new_hand"))
+        ev.append(trusted(NewHandChosen, player=seat, use=pl.new_hand, visible_to=_ONLY[seat]))
+        ev.append(trusted(ChoiceCommitted, player=seat, step="new_hand"))
         if not to_act(s):
-            s = clone(s)
+            s = _fork(s)
             _process_new_hands(s, ev)
     elif isinstance(action, Select):
-        pl.selection = Selection(card=action.card, tile=action.tile)
-        pl.hand.remove(action.card)
+        _put(
+            pl,
+            selection=trusted(Selection, card=action.card, tile=action.tile),
+            hand=_without(pl.hand, action.card),
+        )
         if action.tile is not None:
-            pl.tiles.remove(action.tile)
+            pl.tiles = _without(pl.tiles, action.tile)
         ev.append(
-            SelectionMade(
-                player=seat, card=action.card, tile=action.tile, visible_to=frozenset({seat})
+            trusted(
+                SelectionMade,
+                player=seat,
+                card=action.card,
+                tile=action.tile,
+                visible_to=_ONLY[seat],
             )
         )
         ev.append(
-            ChoiceCommitted(player=seat, step="select", tile_attached=action.tile is not None)
+            trusted(
+                ChoiceCommitted,
+                player=seat,
+                step="select",
+                tile_attached=action.tile is not None,
+            )
         )
         if not to_act(s):
-            s = clone(s)
+            s = _fork(s)
             _begin_resolution(s)
             _run(s, ev)
     else:  # a refill contribution
         if isinstance(action, Contribute):
-            pl.tiles.remove(action.tile)
-            pl.set_aside.append(action.tile)
-            ev.append(ContributionMade(player=seat, tile=action.tile, visible_to=frozenset({seat})))
+            pl.tiles = _without(pl.tiles, action.tile)
+            pl.set_aside = [*pl.set_aside, action.tile]
+            ev.append(
+                trusted(ContributionMade, player=seat, tile=action.tile, visible_to=_ONLY[seat])
+            )
             if not pl.tiles:
                 pl.contribution_done = True
         else:
             pl.contribution_done = True
         if pl.contribution_done:
-            ev.append(ChoiceCommitted(player=seat, step="contribute"))
+            ev.append(trusted(ChoiceCommitted, player=seat, step="contribute"))
         if not to_act(s):
-            s = clone(s)
+            s = _fork(s)
             _finish_contributions(s, ev)
             _run(s, ev)
     return s, ev
+
+
+def _without(items: list[str], item: str) -> list[str]:
+    """A copy of ``items`` less the first ``item`` (as ``list.remove`` leaves it)."""
+    out = list(items)
+    out.remove(item)
+    return out
 
 
 def _pass_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -1703,7 +1952,10 @@ def _apply_decision(s: GinkgopolisState, action: Take | MoveToken, ev: list[Even
     s.decision = None
     if isinstance(action, Take):
         colour = "R" if action.item == "resource" else "B"
-        _push(s, [Step(kind="gain", player=d.player, colour=colour, amount=1, reason=d.card)])
+        _push(
+            s,
+            [{"kind": "gain", "player": d.player, "colour": colour, "amount": 1, "reason": d.card}],
+        )
         return
     _move_token(s, d.letter, (action.cell[0], action.cell[1]), ev)
 

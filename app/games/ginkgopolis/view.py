@@ -9,7 +9,9 @@ from pydantic import BaseModel, Field
 from app.games.base import Seat
 
 from . import data as D
+from .events import trusted
 from .rules import (
+    Building,
     Cell,
     FinalScore,
     GinkgopolisOptions,
@@ -164,36 +166,50 @@ def _yield(s: GinkgopolisState, cells: list[Cell]) -> dict[str, int]:
 def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
     """Each legal selection of ``seat`` with its target, gains and costs (§7.1-7.3)."""
     hints: list[SelectionHint] = []
+    # what depends on the card only, worked out once for all its tiles
+    yields: dict[str, dict[str, int]] = {}
+    found_for: dict[str, tuple[str, Building] | None] = {}
     for a in selection_actions(s, seat):
         if D.is_urbanization(a.card):
             site = s.tokens.get(D.letter_of(a.card))
             if a.tile is None:
                 hints.append(
-                    SelectionHint(
-                        card=a.card, tile=None, action="exploit", cell=site, height=0, gains={}
+                    trusted(
+                        SelectionHint,
+                        card=a.card,
+                        tile=None,
+                        action="exploit",
+                        cell=site,
+                        height=0,
+                        gains={},
                     )
                 )
                 continue
-            around = neighbours(site) if site is not None else []
+            if a.card not in yields:
+                yields[a.card] = _yield(s, neighbours(site) if site is not None else [])
             hints.append(
-                SelectionHint(
+                trusted(
+                    SelectionHint,
                     card=a.card,
                     tile=a.tile,
                     action="urbanize",
                     cell=site,
                     height=1,
-                    gains=_yield(s, around),
+                    gains=dict(yields[a.card]),
                     resources=1,
                 )
             )
             continue
-        found = building_of(s, a.card)
+        if a.card not in found_for:
+            found_for[a.card] = building_of(s, a.card)
+        found = found_for[a.card]
         if found is None:
             continue
         k, b = found
         if a.tile is None:
             hints.append(
-                SelectionHint(
+                trusted(
+                    SelectionHint,
                     card=a.card,
                     tile=None,
                     action="exploit",
@@ -204,7 +220,8 @@ def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
             )
             continue
         hints.append(
-            SelectionHint(
+            trusted(
+                SelectionHint,
                 card=a.card,
                 tile=a.tile,
                 action="build_up",
@@ -220,33 +237,46 @@ def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
     return hints
 
 
+def _building_view(cell: Cell, b: Building) -> BuildingView:
+    top = b.tiles[-1]
+    return trusted(
+        BuildingView,
+        cell=cell,
+        tiles=list(b.tiles),
+        top=top,
+        colour=top[0],
+        number=D.NUMBER[top],
+        height=len(b.tiles),
+        owner=b.owner,
+        pending=b.pending,
+    )
+
+
 def view(s: GinkgopolisState, seat: Seat | None) -> GinkgopolisView:
-    """Return what ``seat`` may see (None = spectator), per §13."""
+    """Return what ``seat`` may see (None = spectator), per §13.
+
+    Every model of the view is built unvalidated (:func:`~.events.trusted`) from values
+    of the right types, which is the same view validation would build.
+    """
+    city_map = s.city
     city = [
-        BuildingView(
-            cell=c,
-            tiles=list(b.tiles),
-            top=b.top,
-            colour=b.top[0],
-            number=D.number_of(b.top),
-            height=b.height,
-            owner=b.owner,
-            pending=b.pending,
-        )
-        for c in reading_order(cell_of(k) for k in s.city)
-        for b in (s.city[f"{c[0]},{c[1]}"],)
+        _building_view(c, city_map[f"{c[0]},{c[1]}"])
+        for c in reading_order(cell_of(k) for k in city_map)
     ]
     on_buildings = [0] * len(s.players)
-    for b in s.city.values():
+    for b in city_map.values():
         if b.owner is not None:
-            on_buildings[b.owner] += b.height
+            on_buildings[b.owner] += len(b.tiles)
     players: list[PlayerView] = []
+    phase = s.phase
+    hidden_sp = s.options.hidden_sp
     for p, pl in enumerate(s.players):
         own = seat is not None and seat == p and not pl.hal
         sel = pl.selection
-        show_sp = own or pl.hal or not s.options.hidden_sp or s.phase == "over"
+        show_sp = own or pl.hal or not hidden_sp or phase == "over"
         players.append(
-            PlayerView(
+            trusted(
+                PlayerView,
                 player=p,
                 seat=None if pl.hal else p,
                 colour=pl.colour,
@@ -262,15 +292,15 @@ def view(s: GinkgopolisState, seat: Seat | None) -> GinkgopolisView:
                 hand_count=len(pl.hand),
                 has_selected=sel is not None,
                 tile_attached=sel is not None and sel.tile is not None,
-                revealed=SelectionView(card=sel.card, tile=sel.tile)
+                revealed=trusted(SelectionView, card=sel.card, tile=sel.tile)
                 if sel is not None and pl.revealed
                 else None,
-                declared_new_hand=s.phase == "new_hand" and pl.new_hand is not None,
+                declared_new_hand=phase == "new_hand" and pl.new_hand is not None,
                 contribution_done=pl.contribution_done,
                 draft_picked=pl.draft_picked,
                 hand=list(pl.hand) if own else None,
                 tiles=list(pl.tiles) if own else None,
-                selection=SelectionView(card=sel.card, tile=sel.tile)
+                selection=trusted(SelectionView, card=sel.card, tile=sel.tile)
                 if own and sel is not None
                 else None,
                 set_aside=list(pl.set_aside) if own else None,
@@ -281,23 +311,26 @@ def view(s: GinkgopolisState, seat: Seat | None) -> GinkgopolisView:
         )
     d = s.decision
     dist_views = []
-    for group in districts(s.city):
+    for group in districts(city_map):
         dist_views.append(
-            DistrictView(
+            trusted(
+                DistrictView,
                 cells=[cell_of(k) for k in group],
-                colour=s.city[group[0]].top[0],
-                scores=score_district(s.city, group),
+                colour=city_map[group[0]].tiles[-1][0],
+                scores=score_district(city_map, group),
             )
         )
-    return GinkgopolisView(
+    owing = to_act(s)
+    return trusted(
+        GinkgopolisView,
         seat=seat,
         n_players=s.n_players,
         solo=s.solo,
         options=s.options,
-        phase=s.phase,
+        phase=phase,
         round=s.round,
         first_player=s.first_player,
-        to_act=sorted(to_act(s)),
+        to_act=sorted(owing),
         city=city,
         tokens=dict(s.tokens),
         stacks={c: list(v) for c, v in s.stacks.items()},
@@ -311,7 +344,8 @@ def view(s: GinkgopolisState, seat: Seat | None) -> GinkgopolisView:
         players=players,
         decision=None
         if d is None
-        else DecisionView(
+        else trusted(
+            DecisionView,
             kind=d.kind,
             seat=d.seat,
             player=d.player,
@@ -323,8 +357,8 @@ def view(s: GinkgopolisState, seat: Seat | None) -> GinkgopolisView:
         ),
         hal_card_face_down=s.hal_card is not None,
         districts=dist_views,
-        final=s.final,
+        final=None if s.final is None else list(s.final),
         selection_hints=selection_hints(s, seat)
-        if seat is not None and s.phase == "select" and seat in to_act(s)
+        if seat is not None and phase == "select" and seat in owing
         else None,
     )

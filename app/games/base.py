@@ -166,10 +166,30 @@ class Rng(BaseModel):
         return low + self.below(high - low + 1)
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher–Yates in place: for i from len−1 down to 1, swap i with a uniform j in [0, i]."""
+        """Fisher–Yates in place: for i from len−1 down to 1, swap i with a uniform j in [0, i]
+        (``below(i + 1)``).
+
+        The draws of :meth:`below` and :meth:`next64` are written out here: a deck's shuffle
+        draws dozens of times, and the calls cost more than the arithmetic
+        (tests/unit/games/test_rng.py holds it to the loop over ``below``)."""
+        seed: int = self.seed
+        draws: int = self.__dict__["draws"]
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = ((1 << 64) // n) * n
+            while True:
+                draws += 1
+                z = (seed + draws * _GAMMA) & _MASK64
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        if draws != self.__dict__["draws"]:  # as next64 writes it
+            self.__dict__["draws"] = draws
+            self.__pydantic_fields_set__.add("draws")
 
     def choice(self, items: Sequence[T]) -> T:
         """Return one element of a non-empty sequence, uniformly."""

@@ -20,8 +20,6 @@ from typing import Literal, TypeAlias, TypedDict, TypeVar, cast
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from app.games.base import (
-    _GAMMA,
-    _MASK64,
     Event,
     GameOver,
     IllegalAction,
@@ -84,7 +82,6 @@ from .events import (
 Cell: TypeAlias = tuple[int, int]
 Phase: TypeAlias = Literal["draft", "new_hand", "select", "resolve", "contribute", "over"]
 M = TypeVar("M", bound=BaseModel)
-T = TypeVar("T")
 A = TypeVar("A", bound=ActionModel)
 SIMULTANEOUS: frozenset[str] = frozenset({"draft", "new_hand", "select", "contribute"})
 
@@ -369,20 +366,20 @@ def start(
     _check_player_count(n_players)
     rng = Rng.from_seed(seed)
     start_tiles = list(D.START_TILES)
-    shuffle(rng, start_tiles)  # §14.1
+    rng.shuffle(start_tiles)  # §14.1
     supply = list(D.SUPPLY_TILES)
-    shuffle(rng, supply)  # §14.2
+    rng.shuffle(supply)  # §14.2
     deck = list(D.START_DECK)
-    shuffle(rng, deck)  # §14.3
+    rng.shuffle(deck)  # §14.3
     chars: list[list[str]] = [[] for _ in range(n_players)]
     if n_players > 1:  # §14.4
         if options.characters == "sets":
             sets = list(D.SETS)
-            shuffle(rng, sets)
+            rng.shuffle(sets)
             chars = [D.set_members(sets[p]) for p in range(n_players)]
         else:
             pool = list(D.CHARACTER_IDS)
-            shuffle(rng, pool)
+            rng.shuffle(pool)
             per = D.DRAFT_DEAL if options.characters == "draft" else 3
             chars = [[pool[p + k * n_players] for k in range(per)] for p in range(n_players)]
     first = rng.below(n_players) if n_players > 1 else 0  # §14.5
@@ -530,34 +527,6 @@ def _draw_card(s: GinkgopolisState, ev: list[Event]) -> str | None:
     return card
 
 
-def shuffle(rng: Rng, items: list[T]) -> None:
-    """``rng.shuffle(items)``: the same draws, the same order, the same Rng after.
-
-    Rng's SplitMix64 is written out here rather than called per draw (``shuffle`` →
-    ``below`` → ``next64``): a deck rebuild draws some 45 times, and the calls cost more
-    than the arithmetic. tests/unit/games/test_ginkgopolis_speed.py holds it to
-    ``Rng.shuffle``.
-    """
-    seed: int = rng.seed
-    draws: int = rng.draws
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = ((1 << 64) // n) * n  # Rng.below: rejection sampling, no modulo bias
-        while True:
-            draws += 1
-            z = (seed + draws * _GAMMA) & _MASK64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-            x = z ^ (z >> 31)
-            if x < limit:
-                break
-        j = x % n
-        items[i], items[j] = items[j], items[i]
-    if draws != rng.draws:  # as Rng.next64 writes it
-        rng.__dict__["draws"] = draws
-        rng.__pydantic_fields_set__.add("draws")
-
-
 def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
     """Deck rebuild (§9 steps 1-4)."""
     pending = canon(b.top for b in s.city.values() if b.pending)
@@ -571,7 +540,7 @@ def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
             s.city[cell_key] = _copied(b, pending=False)
     deck = s.discard
     s.rng = _copied(s.rng)  # a fork of the state shares its Rng (see _fork)
-    shuffle(s.rng, deck)
+    s.rng.shuffle(deck)
     s.discard = []
     k = 0
     if D.PLAYER_COUNTS[s.n_players].cards_discarded:
@@ -624,7 +593,7 @@ def _finish_contributions(s: GinkgopolisState, ev: list[Event]) -> None:
         pl.contribution_done = True
     pool = canon(pool)
     s.rng = _copied(s.rng)  # a fork of the state shares its Rng (see _fork)
-    shuffle(s.rng, pool)
+    s.rng.shuffle(pool)
     s.supply = pool
     ev.append(ContributionsRevealed(tiles=revealed, supply_count=len(pool)))
     for p, tiles in revealed.items():

@@ -1,7 +1,6 @@
 """The shortcuts the Ginkgopolis engine takes for speed give what the slow ways give.
 
-``trusted`` builds a model without validating it, ``shuffle`` writes Rng's draws out,
-``_fork`` shares what the engine never changes in place: each is held here to the
+``trusted`` builds a model without validating it, ``_fork`` shares what the engine never changes in place: each is held here to the
 model, the method or the copy it replaces. (The replay and golden tests hold the whole
 engine to its old behaviour; these name the part that broke.)
 """
@@ -13,10 +12,9 @@ import random
 import pytest
 from pydantic import BaseModel
 
-from app.games.base import Rng
 from app.games.ginkgopolis import ENGINE
 from app.games.ginkgopolis.events import trusted
-from app.games.ginkgopolis.rules import Plan, Step, _fork, _plan, clone, shuffle
+from app.games.ginkgopolis.rules import Plan, Step, _fork, _plan, clone
 from tests.unit.games.event_samples_ginkgopolis import SAMPLES
 
 
@@ -42,21 +40,6 @@ def test_trusted_fills_defaults_and_factories_afresh() -> None:
     _same(trusted(Step, kind="end_round"), Step(kind="end_round"))
     step = Step.model_validate({"kind": "discard", "player": 1, "card": "R3"})
     _same(trusted(Step, **_plan(step)), step)
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_shuffle_draws_as_rng_shuffle(seed: int) -> None:
-    size = random.Random(seed).randrange(0, 70)
-    mine, theirs = Rng.from_seed(seed * 7919), Rng.from_seed(seed * 7919)
-    if seed % 3:  # a generator that has drawn before
-        mine.below(5)
-        theirs.below(5)
-    items = [f"T{i}" for i in range(size)]
-    a, b = list(items), list(items)
-    shuffle(mine, a)
-    theirs.shuffle(b)
-    assert a == b
-    _same(mine, theirs)
 
 
 def test_a_fork_leaves_the_state_it_was_taken_from_alone() -> None:

@@ -74,6 +74,7 @@ from .data import (
     categories_for_shift,
     open_spaces,
 )
+from .trusted import copy, maker, put
 
 Phase: TypeAlias = Literal[
     "draft",
@@ -555,11 +556,18 @@ _ACTION_TYPES: tuple[type, ...] = get_args(get_args(GluckaufAction)[0])
 
 def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[GluckaufState, list[Event]]:
     """Return the next state and the events; raise what :func:`action_problem` finds (a
-    RulesError naming the rule) if the action is illegal."""
+    RulesError naming the rule) if the action is illegal.
+
+    The new state starts as a shallow copy of ``state`` that shares every list, dict and
+    part with it; the rules copy each part before they change it (:func:`_own`, :func:`_pit`,
+    ...), so ``state`` is never changed and the new state is what a deep copy changed in place
+    would have become. A deep copy of the whole table, and later a copy of everything an action
+    might change, took most of the time of an action.
+    """
     problem = action_problem(state, seat, action)
     if problem is not None:
         raise problem
-    s = _working_copy(state, seat, action)
+    s = copy(state)
     events: list[Event] = []
     _dispatch(s, seat, action, events)
     return s, events
@@ -568,111 +576,98 @@ def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[Gluckauf
 M = TypeVar("M", bound=BaseModel)
 
 
-_set_attribute = object.__setattr__
-
-
 def _copy(model: M, **fresh: Any) -> M:
-    """A shallow copy of ``model`` with the fields in ``fresh`` replaced by new containers.
-
-    This is ``BaseModel.__copy__`` (which costs twice as much) for models with neither extra
-    fields nor private attributes, as all of this engine's are. The fields set are copied and
-    the fresh values go straight into the new ``__dict__`` (assigning them would mark them as
-    set), so the copy cannot be told from one made by ``model_copy(deep=True)``.
-    """
-    cls = type(model)
-    new = cls.__new__(cls)
-    _set_attribute(new, "__dict__", {**model.__dict__, **fresh})
-    _set_attribute(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    _set_attribute(new, "__pydantic_extra__", None)
-    _set_attribute(new, "__pydantic_private__", None)
+    """A shallow copy of ``model`` with the fields in ``fresh`` replaced by new containers
+    (put straight into ``__dict__``: like a change in place, they are not marked as set)."""
+    new = copy(model)
+    new.__dict__.update(fresh)
     return new
 
 
-# The containers of the table and of a pit that an action may change in place.
-_TABLE_CONTAINERS = (
-    "stack",
-    "deck",
-    "factory",
-    "order_spaces",
-    "occupants",
-    "bank",
-    "coal",
-    "display",
-)
-_PIT_CONTAINERS = ("cage", "storage", "printed", "tiles", "orders", "delivered")
+def _own(model: BaseModel, name: str) -> Any:
+    """The list or dict in field ``name`` of ``model``, replaced by a copy the action may change.
+
+    Call it once per field and action, before any change: the container it replaces may be
+    shared with the state ``apply`` was given.
+    """
+    fresh = model.__dict__[name] = model.__dict__[name].copy()
+    return fresh
 
 
-def _copy_pit(p: PlayerState) -> PlayerState:
-    """The acting seat's pit: every list fresh; its tiles and orders are copied when changed."""
-    pit = _copy(p)
-    fields = pit.__dict__
-    for name in _PIT_CONTAINERS:
-        fields[name] = fields[name].copy()
-    return pit
+def _pit(s: GluckaufState, seat: Seat) -> PlayerState:
+    """The acting seat's PlayerState, copied so the action may change its numbers; its lists
+    are still shared (:func:`_own` them). Call it once per action, before any change."""
+    players = s.__dict__["players"] = s.players.copy()
+    p = players[seat] = copy(players[seat])
+    return p
+
+
+def _own_draw(s: GluckaufState) -> DrawState:
+    """The pending draw-5, copied with its list of returned items."""
+    d = _under_way(s.draw, "the draw-5")
+    d = s.__dict__["draw"] = _copy(d, placed=d.placed.copy())
+    return d
 
 
 def _own_tile(p: PlayerState, index: int) -> OwnedTile:
-    """The tile ``p.tiles[index]``, made safe to change (see :func:`_working_copy`)."""
+    """The tile ``p.tiles[index]``, made safe to change (``p.tiles`` must be owned)."""
     owned = p.tiles[index] = _copy(p.tiles[index], carts=list(p.tiles[index].carts))
     return owned
 
 
 def _own_order(p: PlayerState, index: int) -> Outstanding:
-    """The order ``p.orders[index]``, made safe to change (see :func:`_working_copy`)."""
+    """The order ``p.orders[index]``, made safe to change (``p.orders`` must be owned)."""
     order = p.orders[index] = _copy(p.orders[index], spots=list(p.orders[index].spots))
     return order
 
 
-def _working_copy(state: GluckaufState, seat: Seat, action: AnyAction) -> GluckaufState:
-    """The copy ``apply`` changes: as good as a deep copy, at a fraction of its cost.
-
-    A deep copy of the whole table took most of the time of an action. Here everything an
-    action can change is fresh: the piles, the spaces, the bank and the coal supply, a pending
-    draw, shortage or mining action, and the lists of the pit of ``seat`` (only the acting
-    seat's cubes, tiles and orders ever move). Its tiles and orders themselves are still shared
-    with ``state``: the rules never change one in place but replace it by a copy first
-    (:func:`_own_tile`, :func:`_own_order`).
-
-    Another seat changes only when the placement ousts its workers (§6) or when the shift ends
-    (scoring, workers back, §8), which needs every other seat to have placed all its workers
-    already. Only such a seat gets a shallow copy (its numbers change, its lists never); the
-    others, like the options and the Rng, are shared with ``state``: the options never change
-    after setup, and nothing is drawn after setup (§11).
-    """
-    d, sh, m = state.draw, state.shortage, state.mining
-    players = list(state.players)
-    if all(p.supply == 0 for i, p in enumerate(players) if i != seat):
-        players = [_copy(p) for p in players]  # the shift may end
-    elif isinstance(action, PlaceWorker) and (occ := state.occupants.get(action.space)):
-        players[occ.seat] = _copy(players[occ.seat])
-    players[seat] = _copy_pit(state.players[seat])
-    table = _copy(
-        state,
-        players=players,
-        draw=None if d is None else _copy(d, drawn=list(d.drawn), placed=list(d.placed)),
-        shortage=None if sh is None else _copy(sh, carts=list(sh.carts)),
-        mining=None if m is None else _copy(m, tfo_cubes=list(m.tfo_cubes)),
-    )
-    fields = table.__dict__
-    for name in _TABLE_CONTAINERS:
-        fields[name] = fields[name].copy()
-    return table
+# The models apply makes, built from values the rules made (see trusted.py).
+_OCCUPANT = maker(Occupant)
+_OWNED_TILE = maker(OwnedTile)
+_OUTSTANDING = maker(Outstanding)
+_DRAW_STATE = maker(DrawState)
+_SHORTAGE_STATE = maker(ShortageState)
+_MINING_STATE = maker(MiningState)
+_ORDER_DRAFTED = maker(ev.OrderDrafted)
+_ORDER_SPACES_FILLED = maker(ev.OrderSpacesFilled)
+_WORKER_PLACED = maker(ev.WorkerPlaced)
+_TILE_BOUGHT = maker(ev.TileBought)
+_COAL_SUBSTITUTED = maker(ev.CoalSubstituted)
+_ITEMS_DRAWN = maker(ev.ItemsDrawn)
+_ITEMS_SEEN = maker(ev.ItemsSeen)
+_ITEM_KEPT = maker(ev.ItemKept)
+_ITEMS_RETURNED = maker(ev.ItemsReturned)
+_ITEMS_RETURNED_PRIVATELY = maker(ev.ItemsReturnedPrivately)
+_MONEY_GAINED = maker(ev.MoneyGained)
+_ORDER_TAKEN = maker(ev.OrderTaken)
+_MINING_STARTED = maker(ev.MiningStarted)
+_CAGE_MOVED = maker(ev.CageMoved)
+_CUBE_LOADED = maker(ev.CubeLoaded)
+_CUBE_UNLOADED = maker(ev.CubeUnloaded)
+_CUBE_STORED = maker(ev.CubeStored)
+_STORED_CUBE_PLACED = maker(ev.StoredCubePlaced)
+_TWO_FOR_ONE_STARTED = maker(ev.TwoForOneStarted)
+_CUBE_ADDED = maker(ev.CubeAdded)
+_MINING_ENDED = maker(ev.MiningEnded)
+_ORDERS_DELIVERED = maker(ev.OrdersDelivered)
+_SPACE_REFILLED = maker(ev.SpaceRefilled)
+_SHIFT_STARTED = maker(ev.ShiftStarted)
 
 
 def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
-    if isinstance(action, DraftOrder):
-        _draft(s, seat, action.card, events)
-    elif isinstance(action, PlaceWorker):
+    if isinstance(action, PlaceWorker):
         _place(s, seat, action.space, events)
+    elif isinstance(action, DraftOrder):
+        _draft(s, seat, action.card, events)
     elif isinstance(action, ChooseCoal):
         _choose_coal(s, seat, action.colour, events)
     elif isinstance(action, KeepItem):
         _keep(s, seat, action.item, events)
     elif isinstance(action, ChooseEnd):
-        _under_way(s.draw, "the draw-5").end = action.end
+        put(_own_draw(s), "end", action.end)
         _after_end(s, seat, events)
     elif isinstance(action, ReturnItem):
-        _under_way(s.draw, "the draw-5").placed.append(action.item)
+        _own_draw(s).placed.append(action.item)
         _after_end(s, seat, events)
     else:
         _mine_step(s, seat, action, events)
@@ -682,94 +677,104 @@ def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Even
 
 
 def _draft(s: GluckaufState, seat: Seat, card: int, events: list[Event]) -> None:
-    s.display.remove(card)
-    s.players[seat].orders.append(_new_outstanding(card))
-    events.append(ev.OrderDrafted(seat=seat, card=card))
-    s.draft_picks += 1
+    display: list[int] = _own(s, "display")
+    display.remove(card)
+    _own(_pit(s, seat), "orders").append(_new_outstanding(card))
+    events.append(_ORDER_DRAFTED(seat=seat, card=card))
+    put(s, "draft_picks", s.draft_picks + 1)
     n = s.n_players
     if s.draft_picks < ORDERS_PER_PLAYER_IN_DRAFT * n:
         # Counter-clockwise from the starting player's right-hand neighbour (decision 19).
-        s.active = (s.start_player - 1 - s.draft_picks) % n
+        put(s, "active", (s.start_player - 1 - s.draft_picks) % n)
         return
+    order_spaces: dict[str, int | None] = _own(s, "order_spaces")
+    deck: list[int] = _own(s, "deck")
     filled: dict[str, int] = {}
-    spaces = list(s.order_spaces)
-    leftover = s.display.pop()
-    s.order_spaces[spaces[0]] = leftover
+    spaces = list(order_spaces)
+    leftover = display.pop()
+    order_spaces[spaces[0]] = leftover
     filled[spaces[0]] = leftover
     for sid in spaces[1:]:
-        if s.deck:
-            card_id = s.deck.pop(0)
-            s.order_spaces[sid] = card_id
+        if deck:
+            card_id = deck.pop(0)
+            order_spaces[sid] = card_id
             filled[sid] = card_id
-    events.append(ev.OrderSpacesFilled(cards=filled))
-    s.phase = "place"
-    s.active = s.start_player
-    events.append(ev.ShiftStarted(shift=1, starting_player=s.start_player))
+    events.append(_ORDER_SPACES_FILLED(cards=filled))
+    put(s, "phase", "place")
+    put(s, "active", s.start_player)
+    events.append(_SHIFT_STARTED(shift=1, starting_player=s.start_player))
 
 
 def _new_outstanding(card: int) -> Outstanding:
-    return Outstanding(card=card, spots=[[] for _ in ORDERS[card].spots])
+    return _OUTSTANDING(card=card, spots=[[] for _ in ORDERS[card].spots])
 
 
 # ---- placement (§6) and the immediate actions (§7)
 
 
 def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) -> None:
-    p = s.players[seat]
-    s.turns += 1
+    p = _pit(s, seat)
+    put(s, "turns", s.turns + 1)
     if space == "BANK":
-        s.bank[seat] += 1
-        p.supply -= 1
-        events.append(ev.WorkerPlaced(seat=seat, space=space, count=1))
+        _own(s, "bank")[seat] += 1
+        put(p, "supply", p.supply - 1)
+        events.append(_WORKER_PLACED(seat=seat, space=space, count=1))
     else:
-        occ = s.occupants.get(space)
+        occupants: dict[str, Occupant] = _own(s, "occupants")
+        occ = occupants.get(space)
         count = 1
         ousted_seat: int | None = None
         ousted = 0
         if occ is not None:
             count = occ.count + 1
             ousted_seat, ousted = occ.seat, occ.count
-            s.players[occ.seat].canteen += occ.count
-        s.occupants[space] = Occupant(seat=seat, count=count)
-        p.supply -= count
+            # The ousted workers go to the canteen (§6): that seat's numbers change too.
+            other = p
+            if occ.seat != seat:
+                other = s.players[occ.seat] = copy(s.players[occ.seat])
+            put(other, "canteen", other.canteen + occ.count)
+        occupants[space] = _OCCUPANT(seat=seat, count=count)
+        put(p, "supply", p.supply - count)
         events.append(
-            ev.WorkerPlaced(
+            _WORKER_PLACED(
                 seat=seat, space=space, count=count, ousted_seat=ousted_seat, ousted_count=ousted
             )
         )
     sp = SPACE_BY_ID[space]
     if space in TILE_SPACES:
-        tile = _under_way(s.factory[space], f"the tile on {space}")
-        s.factory[space] = None
+        factory: dict[str, int | None] = _own(s, "factory")
+        tile = _under_way(factory[space], f"the tile on {space}")
+        factory[space] = None
         if _buy_tile(s, seat, tile, "end_turn", events):
             _end_turn(s, events)
     elif space == "FACT-DRAW" or space == "ORDER-DRAW":
         kind: Literal["tile", "order"] = "tile" if space == "FACT-DRAW" else "order"
-        pile = s.stack if kind == "tile" else s.deck
+        pile: list[int] = _own(s, "stack" if kind == "tile" else "deck")
         drawn = pile[:DRAW_SIZE]
         del pile[:DRAW_SIZE]
-        s.draw = DrawState(kind=kind, drawn=drawn)
-        s.phase = "keep"
-        events.append(ev.ItemsDrawn(seat=seat, kind=kind, count=len(drawn)))
+        put(s, "draw", _DRAW_STATE(kind=kind, drawn=drawn))
+        put(s, "phase", "keep")
+        events.append(_ITEMS_DRAWN(seat=seat, kind=kind, count=len(drawn)))
         events.append(
-            ev.ItemsSeen(seat=seat, kind=kind, items=list(drawn), visible_to=frozenset({seat}))
+            _ITEMS_SEEN(seat=seat, kind=kind, items=list(drawn), visible_to=frozenset({seat}))
         )
     elif sp.group == "mining":
-        s.mining = MiningState(space=space, budget=sp.value)
-        s.phase = "mining"
-        events.append(ev.MiningStarted(seat=seat, steps=sp.value))
+        put(s, "mining", _MINING_STATE(space=space, budget=sp.value))
+        put(s, "phase", "mining")
+        events.append(_MINING_STARTED(seat=seat, steps=sp.value))
     elif sp.group == "delivery":
         _deliver(s, seat, _under_way(sp.transport, f"the transport of {space}"), events)
         _end_turn(s, events)
     elif sp.group in ("money", "bank"):
-        p.money += sp.value
-        events.append(ev.MoneyGained(seat=seat, amount=sp.value))
+        put(p, "money", p.money + sp.value)
+        events.append(_MONEY_GAINED(seat=seat, amount=sp.value))
         _end_turn(s, events)
     else:
-        card = _under_way(s.order_spaces[space], f"the order card on {space}")
-        s.order_spaces[space] = None
-        p.orders.append(_new_outstanding(card))
-        events.append(ev.OrderTaken(seat=seat, space=space, card=card))
+        order_spaces: dict[str, int | None] = _own(s, "order_spaces")
+        card = _under_way(order_spaces[space], f"the order card on {space}")
+        order_spaces[space] = None
+        _own(p, "orders").append(_new_outstanding(card))
+        events.append(_ORDER_TAKEN(seat=seat, space=space, card=card))
         _end_turn(s, events)
 
 
@@ -783,64 +788,77 @@ def _buy_tile(
     """Pay for ``tile``, put it in the pit and load its carts (§7.1 steps 1-4).
 
     Returns True when done; False when a substitute colour must be chosen first
-    (the phase is then ``choose_coal`` and ``then`` says how to continue).
+    (the phase is then ``choose_coal`` and ``then`` says how to continue). The seat's
+    PlayerState must be owned (:func:`_pit`), its tiles and the coal supply not yet.
     """
     p = s.players[seat]
     t = TILES[tile]
-    p.money -= t.cost
+    put(p, "money", p.money - t.cost)
+    coal: dict[Colour, int] = _own(s, "coal")
     carts: list[Colour | None] = []
     for _ in range(t.carts):
-        if s.coal[t.colour] > 0:
-            s.coal[t.colour] -= 1
+        if coal[t.colour] > 0:
+            coal[t.colour] -= 1
             carts.append(t.colour)
         else:
             carts.append(None)
-    p.tiles.append(OwnedTile(tile=tile, carts=carts))
-    events.append(ev.TileBought(seat=seat, tile=tile, cost=t.cost, cubes=list(carts)))
+    tiles: list[OwnedTile] = _own(p, "tiles")
+    tiles.append(_OWNED_TILE(tile=tile, carts=carts))
+    events.append(_TILE_BOUGHT(seat=seat, tile=tile, cost=t.cost, cubes=list(carts)))
     missing = [i for i, c in enumerate(carts) if c is None]
     if not missing:
         return True
-    s.shortage = ShortageState(tile_index=len(p.tiles) - 1, carts=missing, then=then)
+    put(s, "shortage", _SHORTAGE_STATE(tile_index=len(tiles) - 1, carts=missing, then=then))
     return _resolve_shortage(s, seat, events)
 
 
 def _resolve_shortage(s: GluckaufState, seat: Seat, events: list[Event]) -> bool:
-    """Place forced substitutes; stop and ask when two or more colours remain (decision 29)."""
+    """Place forced substitutes; stop and ask when two or more colours remain (decision 29).
+
+    The shortage, the seat's PlayerState and tiles and the coal supply must be owned.
+    """
     sh = _under_way(s.shortage, "the supply shortage")
     owned = _own_tile(s.players[seat], sh.tile_index)
+    coal = s.coal
     while sh.carts:
-        available = [c for c in COLOURS if s.coal[c] > 0]
+        available = [c for c in COLOURS if coal[c] > 0]
         if len(available) >= 2:
-            s.phase = "choose_coal"
+            put(s, "phase", "choose_coal")
             return False
         cart = sh.carts.pop(0)
         colour = available[0] if available else None
         if colour is not None:
-            s.coal[colour] -= 1
+            coal[colour] -= 1
             owned.carts[cart] = colour
-        events.append(ev.CoalSubstituted(seat=seat, tile=owned.tile, colour=colour))
-    s.shortage = None
+        events.append(_COAL_SUBSTITUTED(seat=seat, tile=owned.tile, colour=colour))
+    put(s, "shortage", None)
     return True
 
 
 def _choose_coal(s: GluckaufState, seat: Seat, colour: Colour, events: list[Event]) -> None:
-    sh = _under_way(s.shortage, "the supply shortage")
-    owned = _own_tile(s.players[seat], sh.tile_index)
+    shortage = _under_way(s.shortage, "the supply shortage")
+    sh = s.__dict__["shortage"] = _copy(shortage, carts=list(shortage.carts))
+    p = _pit(s, seat)
+    _own(p, "tiles")
+    coal: dict[Colour, int] = _own(s, "coal")
+    owned = _own_tile(p, sh.tile_index)
     cart = sh.carts.pop(0)
-    s.coal[colour] -= 1
+    coal[colour] -= 1
     owned.carts[cart] = colour
-    events.append(ev.CoalSubstituted(seat=seat, tile=owned.tile, colour=colour))
+    events.append(_COAL_SUBSTITUTED(seat=seat, tile=owned.tile, colour=colour))
     then = sh.then
     if _resolve_shortage(s, seat, events):
         if then == "end_turn":
             _end_turn(s, events)
         else:
+            _own_draw(s)
             _after_keep(s, seat, events)
 
 
 def _deliver(s: GluckaufState, seat: Seat, transport: Transport, events: list[Event]) -> None:
     """§7.4: every complete order of ``transport`` is delivered at once (decision 14)."""
     p = s.players[seat]
+    coal: dict[Colour, int] = _own(s, "coal")
     delivered: list[int] = []
     keep: list[Outstanding] = []
     vp = 0
@@ -850,58 +868,61 @@ def _deliver(s: GluckaufState, seat: Seat, transport: Transport, events: list[Ev
             vp += ORDERS[o.card].vp
             for cubes in o.spots:
                 for c in cubes:
-                    s.coal[c] += 1
+                    coal[c] += 1
         else:
             keep.append(o)
-    p.orders = keep
-    p.delivered.extend(delivered)
-    p.vp += vp
-    events.append(ev.OrdersDelivered(seat=seat, transport=transport, cards=delivered, vp=vp))
+    put(p, "orders", keep)
+    _own(p, "delivered").extend(delivered)
+    put(p, "vp", p.vp + vp)
+    events.append(_ORDERS_DELIVERED(seat=seat, transport=transport, cards=list(delivered), vp=vp))
 
 
 # ---- draw-5 (§7.2, §7.8)
 
 
 def _keep(s: GluckaufState, seat: Seat, item: int | None, events: list[Event]) -> None:
-    d = _under_way(s.draw, "the draw-5")
-    d.kept = item
-    d.kept_chosen = True
-    events.append(ev.ItemKept(seat=seat, kind=d.kind, item=item))
+    d = _own_draw(s)
+    put(d, "kept", item)
+    put(d, "kept_chosen", True)
+    events.append(_ITEM_KEPT(seat=seat, kind=d.kind, item=item))
     if item is not None:
+        p = _pit(s, seat)
         if d.kind == "tile":
             if not _buy_tile(s, seat, item, "draw", events):
                 return
         else:
-            s.players[seat].orders.append(_new_outstanding(item))
+            _own(p, "orders").append(_new_outstanding(item))
     _after_keep(s, seat, events)
 
 
 def _after_keep(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
+    """The draw-5 after the keep; the draw must be owned (:func:`_own_draw`)."""
     d = _under_way(s.draw, "the draw-5")
     rest = [i for i in d.drawn if i != d.kept]
     pile = s.stack if d.kind == "tile" else s.deck
     if rest and pile:
-        s.phase = "choose_end"
+        put(s, "phase", "choose_end")
         return
     _after_end(s, seat, events)
 
 
 def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
+    """The draw-5 once the end is known; the draw must be owned (:func:`_own_draw`)."""
     unplaced = _unplaced(s)
     if len(unplaced) >= 2:
-        s.phase = "return"
+        put(s, "phase", "return")
         return
     d = _under_way(s.draw, "the draw-5")
     d.placed.extend(unplaced)
-    pile = s.stack if d.kind == "tile" else s.deck
     if d.placed:
+        pile: list[int] = _own(s, "stack" if d.kind == "tile" else "deck")
         if d.end == "bottom":
             pile.extend(d.placed)
         else:
             pile[:0] = d.placed
-        events.append(ev.ItemsReturned(seat=seat, kind=d.kind, count=len(d.placed), end=d.end))
+        events.append(_ITEMS_RETURNED(seat=seat, kind=d.kind, count=len(d.placed), end=d.end))
         events.append(
-            ev.ItemsReturnedPrivately(
+            _ITEMS_RETURNED_PRIVATELY(
                 seat=seat,
                 kind=d.kind,
                 items=list(d.placed),
@@ -909,7 +930,7 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
                 visible_to=frozenset({seat}),
             )
         )
-    s.draw = None
+    put(s, "draw", None)
     _end_turn(s, events)
 
 
@@ -917,81 +938,89 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
 
 
 def _mine_step(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
-    m = _under_way(s.mining, "the mining action")
-    p = s.players[seat]
+    mining = _under_way(s.mining, "the mining action")
+    m = s.__dict__["mining"] = _copy(mining, tfo_cubes=list(mining.tfo_cubes))
     if isinstance(action, StopMining):
         _end_mining(s, seat, events)
         return
     if isinstance(action, StartTwoForOne):
-        m.tfo_order, m.tfo_colour, m.tfo_cubes = action.order, action.colour, []
-        s.phase = "two_for_one"
-        events.append(ev.TwoForOneStarted(seat=seat, order=action.order, colour=action.colour))
+        put(m, "tfo_order", action.order)
+        put(m, "tfo_colour", action.colour)
+        put(m, "tfo_cubes", [])
+        put(s, "phase", "two_for_one")
+        events.append(_TWO_FOR_ONE_STARTED(seat=seat, order=action.order, colour=action.colour))
         return
-    m.budget -= 1
+    budget = m.budget - 1
+    put(m, "budget", budget)
+    p = _pit(s, seat)
     if isinstance(action, MoveCage):
         events.append(
-            ev.CageMoved(
-                seat=seat, from_level=p.cage_level, to_level=action.level, steps_left=m.budget
+            _CAGE_MOVED(
+                seat=seat, from_level=p.cage_level, to_level=action.level, steps_left=budget
             )
         )
-        p.cage_level = action.level
+        put(p, "cage_level", action.level)
     elif isinstance(action, LoadCube):
         _take_from_cart(p, p.cage_level, action.colour)
-        _add_sorted(p.cage, action.colour)
+        _add_sorted(_own(p, "cage"), action.colour)
         events.append(
-            ev.CubeLoaded(seat=seat, level=p.cage_level, colour=action.colour, steps_left=m.budget)
+            _CUBE_LOADED(seat=seat, level=p.cage_level, colour=action.colour, steps_left=budget)
         )
     elif isinstance(action, UnloadCube):
-        p.cage.remove(action.colour)
+        _own(p, "cage").remove(action.colour)
         _fill_spot(p, action.order, action.colour, [action.colour])
         events.append(
-            ev.CubeUnloaded(
-                seat=seat, order=action.order, colour=action.colour, steps_left=m.budget
-            )
+            _CUBE_UNLOADED(seat=seat, order=action.order, colour=action.colour, steps_left=budget)
         )
     elif isinstance(action, StoreCube):
-        p.cage.remove(action.colour)
-        _add_sorted(p.storage, action.colour)
-        events.append(ev.CubeStored(seat=seat, colour=action.colour, steps_left=m.budget))
+        _own(p, "cage").remove(action.colour)
+        _add_sorted(_own(p, "storage"), action.colour)
+        events.append(_CUBE_STORED(seat=seat, colour=action.colour, steps_left=budget))
     elif isinstance(action, PlaceStoredCube):
-        p.storage.remove(action.colour)
+        _own(p, "storage").remove(action.colour)
         _fill_spot(p, action.order, action.colour, [action.colour])
         events.append(
-            ev.StoredCubePlaced(
-                seat=seat, order=action.order, colour=action.colour, steps_left=m.budget
+            _STORED_CUBE_PLACED(
+                seat=seat, order=action.order, colour=action.colour, steps_left=budget
             )
         )
     elif isinstance(action, AddCube):
-        (p.cage if action.source == "cage" else p.storage).remove(action.colour)
+        _own(p, "cage" if action.source == "cage" else "storage").remove(action.colour)
         m.tfo_cubes.append(action.colour)
         events.append(
-            ev.CubeAdded(seat=seat, source=action.source, colour=action.colour, steps_left=m.budget)
+            _CUBE_ADDED(seat=seat, source=action.source, colour=action.colour, steps_left=budget)
         )
         if len(m.tfo_cubes) == 2:
             order = _under_way(m.tfo_order, "the order of the two-for-one")
             spot_colour: Colour = _under_way(m.tfo_colour, "the colour of the two-for-one")
             _fill_spot(p, order, spot_colour, list(m.tfo_cubes))
-            m.tfo_order, m.tfo_colour, m.tfo_cubes = None, None, []
-            s.phase = "mining"
-    if m.budget == 0 and s.phase == "mining":
+            put(m, "tfo_order", None)
+            put(m, "tfo_colour", None)
+            put(m, "tfo_cubes", [])
+            put(s, "phase", "mining")
+    if budget == 0 and s.phase == "mining":
         _end_mining(s, seat, events)
 
 
 def _add_sorted(cubes: list[Colour], colour: Colour) -> None:
     cubes.append(colour)
-    cubes.sort(key=COLOURS.index)
+    cubes.sort(key=_COLOUR_RANK.__getitem__)
+
+
+_COLOUR_RANK: dict[Colour, int] = {c: i for i, c in enumerate(COLOURS)}
 
 
 def _take_from_cart(p: PlayerState, level: int, colour: Colour) -> None:
     """Empty the first cart on ``level`` holding ``colour``, in pit order (decision 30)."""
     if p.printed[level - 1] == colour:
-        p.printed[level - 1] = None
+        _own(p, "printed")[level - 1] = None
         return
     for index, owned in enumerate(p.tiles):
         if TILES[owned.tile].level != level:
             continue
         for i, c in enumerate(owned.carts):
             if c == colour:
+                _own(p, "tiles")
                 _own_tile(p, index).carts[i] = None
                 return
     raise RuntimeError(
@@ -1001,6 +1030,7 @@ def _take_from_cart(p: PlayerState, level: int, colour: Colour) -> None:
 
 def _fill_spot(p: PlayerState, card: int, colour: Colour, cubes: list[Colour]) -> None:
     """Fill the leftmost empty spot of ``colour`` on ``card`` with ``cubes``."""
+    _own(p, "orders")
     order = _own_order(p, next(i for i, o in enumerate(p.orders) if o.card == card))
     spots = ORDERS[card].spots
     for i, filled in enumerate(order.spots):
@@ -1012,8 +1042,8 @@ def _fill_spot(p: PlayerState, card: int, colour: Colour, cubes: list[Colour]) -
 
 def _end_mining(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
     m = _under_way(s.mining, "the mining action")
-    events.append(ev.MiningEnded(seat=seat, steps_lost=m.budget))
-    s.mining = None
+    events.append(_MINING_ENDED(seat=seat, steps_lost=m.budget))
+    put(s, "mining", None)
     _end_turn(s, events)
 
 
@@ -1021,25 +1051,32 @@ def _end_mining(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
 
 
 def _end_turn(s: GluckaufState, events: list[Event]) -> None:
-    s.phase = "place"
-    s.draw = None
-    s.shortage = None
-    s.mining = None
-    for sid in s.factory:
-        if s.factory[sid] is None and s.stack:
-            tile = s.stack.pop(0)
-            s.factory[sid] = tile
-            events.append(ev.SpaceRefilled(space=sid, item=tile))
-    for sid in s.order_spaces:
-        if s.order_spaces[sid] is None and s.deck:
-            card = s.deck.pop(0)
-            s.order_spaces[sid] = card
-            events.append(ev.SpaceRefilled(space=sid, item=card))
+    put(s, "phase", "place")
+    put(s, "draw", None)
+    put(s, "shortage", None)
+    put(s, "mining", None)
+    if s.stack and None in s.factory.values():
+        factory: dict[str, int | None] = _own(s, "factory")
+        stack: list[int] = _own(s, "stack")
+        for sid in factory:
+            if factory[sid] is None and stack:
+                tile = stack.pop(0)
+                factory[sid] = tile
+                events.append(_SPACE_REFILLED(space=sid, item=tile))
+    if s.deck and None in s.order_spaces.values():
+        order_spaces: dict[str, int | None] = _own(s, "order_spaces")
+        deck: list[int] = _own(s, "deck")
+        for sid in order_spaces:
+            if order_spaces[sid] is None and deck:
+                card = deck.pop(0)
+                order_spaces[sid] = card
+                events.append(_SPACE_REFILLED(space=sid, item=card))
     n = s.n_players
+    players = s.players
     for k in range(1, n + 1):
         seat = (s.active + k) % n
-        if s.players[seat].supply > 0:
-            s.active = seat
+        if players[seat].supply > 0:
+            put(s, "active", seat)
             return
     _end_shift(s, events)
 
@@ -1146,6 +1183,8 @@ def new_starting_player(s: GluckaufState) -> int:
 
 
 def _end_shift(s: GluckaufState, events: list[Event]) -> None:
+    # The scoring and the workers going home change every seat (§8): each gets its own copy.
+    s.__dict__["players"] = [copy(p) for p in s.players]
     score_shift(s, events)
     if s.shift >= SHIFTS:
         final_scoring(s, events)

@@ -305,11 +305,16 @@ def max_length(n_players: int) -> int:
 # --------------------------------------------------------------------------- queries
 
 
+_NOBODY: frozenset[Seat] = frozenset()
+_ONE_SEAT: tuple[frozenset[Seat], ...] = tuple(frozenset({seat}) for seat in range(max(PARAMS)))
+
+
 def to_act(state: GluckaufState) -> frozenset[Seat]:
     """Exactly one seat while the game runs (the drafter or the active player, §11a)."""
     if state.phase == "over":
-        return frozenset()
-    return frozenset({state.active})
+        return _NOBODY
+    active = state.active
+    return _ONE_SEAT[active] if 0 <= active < len(_ONE_SEAT) else frozenset({active})
 
 
 def workers_needed(state: GluckaufState, space: str) -> int:
@@ -441,11 +446,65 @@ _ADD_CUBE = {
 _STOP_MINING = StopMining()
 
 
+# What a placement on each open space depends on besides the workers it takes (§6.3): the kind
+# of the space, and for a delivery space its transport. One entry per open space, in listing
+# order, made once per player count: legal_actions asks about every open space at every turn.
+_ANY, _BANK, _TILE, _TILE_DRAW, _ORDER, _ORDER_DRAW, _DELIVERY = range(7)
+Placement: TypeAlias = tuple[PlaceWorker, str, int, "Transport | None"]
+
+
+def _placement_kind(sp: Space) -> int:
+    if sp.id == "BANK":
+        return _BANK
+    if sp.group == "factory":
+        return _TILE_DRAW if sp.id == "FACT-DRAW" else _TILE
+    if sp.group == "order":
+        return _ORDER_DRAW if sp.id == "ORDER-DRAW" else _ORDER
+    return _DELIVERY if sp.group == "delivery" else _ANY
+
+
+_PLACEMENTS: dict[int, tuple[Placement, ...]] = {
+    n: tuple(
+        (_PLACE_WORKER[sp.id], sp.id, _placement_kind(sp), sp.transport) for sp in open_spaces(n)
+    )
+    for n in PARAMS
+}
+_PLACEMENT_BY_SPACE: dict[int, dict[str, Placement]] = {
+    n: {entry[1]: entry for entry in entries} for n, entries in _PLACEMENTS.items()
+}
+_TILE_COST: tuple[int, ...] = tuple(t.cost for t in TILES)
+_TILE_LEVEL: tuple[int, ...] = tuple(t.level for t in TILES)
+
+
+def _placeable(state: GluckaufState, p: PlayerState, entry: Placement) -> bool:
+    """Whether ``p`` may place on the open space of ``entry``: :func:`_open_space_requirement`
+    is None, answered without wording a refusal."""
+    _, space, kind, transport = entry
+    if kind != _BANK:
+        occ = state.occupants.get(space)
+        if (1 if occ is None else occ.count + 1) > p.supply:
+            return False
+    else:
+        return p.supply >= 1
+    if kind == _TILE:
+        tile = state.factory.get(space)
+        return tile is not None and _TILE_COST[tile] <= p.money
+    if kind == _TILE_DRAW:
+        return bool(state.stack)
+    if kind == _ORDER_DRAW:
+        return bool(state.deck)
+    if kind == _ORDER:
+        return state.order_spaces.get(space) is not None
+    if kind == _DELIVERY:
+        return transport in _deliverable(p)
+    return True
+
+
 def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
     """Every action ``seat`` may take now, in the order of §11a; empty if not to act.
 
     Exactly the actions :func:`action_problem` accepts, listed straight from the rules it
-    checks (a placement by the same :func:`space_requirement`) rather than by asking it about
+    checks (a placement as :func:`_placeable` answers it) rather than by asking it about
     every action of the phase; tests/unit/games/test_validation_shape.py holds the two to
     each other.
     """
@@ -453,15 +512,12 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
         return []
     phase = state.phase
     p = state.players[seat]
+    if phase == "place":
+        return _placements(state, p)
+    if phase == "mining":
+        return _mining_actions(_under_way(state.mining, "the mining action"), p)
     if phase == "draft":
         return [_DRAFT_ORDER[c] for c in sorted(state.display)]
-    if phase == "place":
-        deliverable = _deliverable(p)
-        return [
-            _PLACE_WORKER[sp.id]
-            for sp in open_spaces(state.n_players)
-            if _open_space_requirement(state, p, sp, deliverable) is None
-        ]
     if phase == "choose_coal":
         return [_CHOOSE_COAL[c] for c in COLOURS if state.coal[c] > 0]
     if phase == "keep":
@@ -477,52 +533,91 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
         return list(_CHOOSE_END)
     if phase == "return":
         return [_RETURN_ITEM[i] for i in _unplaced(state)]
-    if phase == "two_for_one":
-        outs: list[AnyAction] = []
-        if p.cage_level == 0:
-            outs.extend(_ADD_CUBE["cage", c] for c in COLOURS if c in p.cage)
-        outs.extend(_ADD_CUBE["storage", c] for c in COLOURS if c in p.storage)
-        return outs
-    return _mining_actions(_under_way(state.mining, "the mining action"), p)
+    outs: list[AnyAction] = []  # two_for_one
+    if p.cage_level == 0:
+        outs.extend(_ADD_CUBE["cage", c] for c in COLOURS if c in p.cage)
+    outs.extend(_ADD_CUBE["storage", c] for c in COLOURS if c in p.storage)
+    return outs
+
+
+def _placements(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
+    """The legal placements: :func:`_placeable` for every open space, written out in one loop
+    (this is the most frequent question of a game)."""
+    supply = p.supply
+    if supply < 1:
+        return []  # every space takes at least one worker
+    money = p.money
+    occupants = state.occupants
+    factory = state.factory
+    deliverable: set[Transport] | None = None
+    out: list[AnyAction] = []
+    for action, space, kind, transport in _PLACEMENTS[state.n_players]:
+        if kind != _BANK:
+            occ = occupants.get(space)
+            if occ is not None and occ.count >= supply:
+                continue
+            if kind == _TILE:
+                tile = factory.get(space)
+                if tile is None or _TILE_COST[tile] > money:
+                    continue
+            elif kind == _DELIVERY:
+                if deliverable is None:
+                    deliverable = _deliverable(p)
+                if transport not in deliverable:
+                    continue
+            elif kind == _ORDER:
+                if state.order_spaces.get(space) is None:
+                    continue
+            elif kind == _TILE_DRAW:
+                if not state.stack:
+                    continue
+            elif kind == _ORDER_DRAW and not state.deck:
+                continue
+        out.append(action)
+    return out
+
+
+# The cage moves from each level: to every other level (§7.3, decision 21).
+_CAGE_MOVES: tuple[tuple[AnyAction, ...], ...] = tuple(
+    tuple(_MOVE_CAGE[lv] for lv in range(5) if lv != level) for level in range(5)
+)
 
 
 def _mining_actions(m: MiningState, p: PlayerState) -> list[AnyAction]:
     level = p.cage_level
-    out: list[AnyAction] = _cage_moves(p)
-    out.extend(_cube_loads(p))
-    two_for_one = _two_for_one_possible(m, p)
-    if not (p.cage or p.storage or two_for_one):
-        # Nothing to put on an order: only moves, loads and stop.
+    cage, storage = p.cage, p.storage
+    out: list[AnyAction] = list(_CAGE_MOVES[level])
+    if level != 0 and len(cage) < CAGE_CAPACITY:
+        # Load a colour found in a cart on the cage's level, if the cage has room (§7.3).
+        present = _colours_at_level(p, level)
+        out.extend([_LOAD_CUBE[c] for c in COLOURS if c in present])
+    if not (cage or storage):
+        # Nothing to put on an order (nor two cubes for a two-for-one): moves, loads and stop.
         out.append(_STOP_MINING)
         return out
-    orders = _sorted_orders(p)
-    empties = [(o.card, _empty_spot_colours(o)) for o in orders]
-    if level == 0 and p.cage:
+    two_for_one = _two_for_one_possible(m, p)
+    empties = [(o.card, _empty_spot_colours(o)) for o in _sorted_orders(p)]
+    if level == 0 and cage:
         for card, cols in empties:
-            out.extend(_UNLOAD_CUBE[card, c] for c in COLOURS if c in cols and c in p.cage)
-        out.extend(_STORE_CUBE[c] for c in COLOURS if c in p.cage)
-    if p.storage:
+            out.extend([_UNLOAD_CUBE[card, c] for c in COLOURS if c in cols and c in cage])
+        out.extend([_STORE_CUBE[c] for c in COLOURS if c in cage])
+    if storage:
         for card, cols in empties:
-            out.extend(_PLACE_STORED_CUBE[card, c] for c in COLOURS if c in cols and c in p.storage)
+            out.extend([_PLACE_STORED_CUBE[card, c] for c in COLOURS if c in cols and c in storage])
     if two_for_one:
         for card, cols in empties:
-            out.extend(_START_TWO_FOR_ONE[card, c] for c in COLOURS if c in cols)
+            out.extend([_START_TWO_FOR_ONE[card, c] for c in COLOURS if c in cols])
     out.append(_STOP_MINING)
     return out
 
 
-def _cage_moves(p: PlayerState) -> list[AnyAction]:
-    """The cage may go to any other level (§7.3, decision 21)."""
-    return [_MOVE_CAGE[lv] for lv in range(5) if lv != p.cage_level]
-
-
-def _cube_loads(p: PlayerState) -> list[AnyAction]:
-    """Load a colour found in a cart on the cage's level, if the cage has room (§7.3)."""
-    level = p.cage_level
-    if level == 0 or len(p.cage) >= CAGE_CAPACITY:
-        return []
-    present = set(_carts_at_level(p, level))
-    return [_LOAD_CUBE[c] for c in COLOURS if c in present]
+def _colours_at_level(p: PlayerState, level: int) -> set[Colour | None]:
+    """The contents of the carts on ``level`` (None = an empty cart), as a set."""
+    present: set[Colour | None] = {p.printed[level - 1]}
+    for owned in p.tiles:
+        if _TILE_LEVEL[owned.tile] == level:
+            present.update(owned.carts)
+    return present
 
 
 def _two_for_one_possible(m: MiningState, p: PlayerState) -> bool:
@@ -1359,10 +1454,154 @@ _PHASE_TYPES: dict[str, frozenset[str]] = {
 }
 
 
+# ---- the quick yes
+#
+# apply asks action_problem about every action it takes, nearly always a legal one taken from
+# legal_actions. These checks answer "legal" for such an action from the same rules, without
+# the work of wording a refusal; when one says no (or knows no answer), _rule_refusal looks
+# again and words why, so every refusal is exactly the one of the full check.
+
+
+def _has_empty_spot(p: PlayerState, card: int, colour: Colour) -> bool:
+    """Whether ``card`` is an outstanding order of ``p`` with an empty ``colour`` spot."""
+    for o in p.orders:
+        if o.card == card:
+            spots = ORDERS[card].spots
+            return any(not cubes and spots[i] == colour for i, cubes in enumerate(o.spots))
+    return False
+
+
+def _ok_place(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    if state.phase != "place":
+        return False
+    entry = _PLACEMENT_BY_SPACE[state.n_players].get(action.space)
+    return entry is not None and entry[0] is action and _placeable(state, p, entry)
+
+
+def _ok_move(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and action.level != p.cage_level
+        and 0 <= action.level < 5
+    )
+
+
+def _ok_load(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    level = p.cage_level
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and level != 0
+        and len(p.cage) < CAGE_CAPACITY
+        and action.colour in _colours_at_level(p, level)
+    )
+
+
+def _ok_unload(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and p.cage_level == 0
+        and action.colour in p.cage
+        and _has_empty_spot(p, action.order, action.colour)
+    )
+
+
+def _ok_store(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and p.cage_level == 0
+        and action.colour in p.cage
+    )
+
+
+def _ok_place_stored(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and action.colour in p.storage
+        and _has_empty_spot(p, action.order, action.colour)
+    )
+
+
+def _ok_two_for_one(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    m = state.mining
+    return (
+        state.phase == "mining"
+        and m is not None
+        and _has_empty_spot(p, action.order, action.colour)
+        and _two_for_one_possible(m, p)
+    )
+
+
+def _ok_add(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    if state.phase != "two_for_one" or state.mining is None:
+        return False
+    if action.source == "cage":
+        return p.cage_level == 0 and action.colour in p.cage
+    return bool(action.colour in p.storage)
+
+
+def _ok_stop(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    m = state.mining
+    return state.phase == "mining" and m is not None and m.tfo_order is None
+
+
+def _ok_draft(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return state.phase == "draft" and action.card in state.display
+
+
+def _ok_coal(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return state.phase == "choose_coal" and state.coal[action.colour] > 0
+
+
+def _ok_keep(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    d = state.draw
+    if state.phase != "keep" or d is None:
+        return False
+    item = action.item
+    if item is None:
+        return True
+    return item in d.drawn and (_TILE_COST[item] if d.kind == "tile" else 0) <= p.money
+
+
+def _ok_end(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return state.phase == "choose_end" and action.end in ("top", "bottom")
+
+
+def _ok_return(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return state.phase == "return" and state.draw is not None and action.item in _unplaced(state)
+
+
+# By the exact type: a look-alike (a subclass) gets the full check.
+_QUICK_YES: dict[type, Any] = {
+    PlaceWorker: _ok_place,
+    MoveCage: _ok_move,
+    LoadCube: _ok_load,
+    UnloadCube: _ok_unload,
+    StoreCube: _ok_store,
+    PlaceStoredCube: _ok_place_stored,
+    StartTwoForOne: _ok_two_for_one,
+    AddCube: _ok_add,
+    StopMining: _ok_stop,
+    DraftOrder: _ok_draft,
+    ChooseCoal: _ok_coal,
+    KeepItem: _ok_keep,
+    ChooseEnd: _ok_end,
+    ReturnItem: _ok_return,
+}
+
+
 def action_problem(state: GluckaufState, seat: Seat, action: AnyAction) -> RulesError | None:
     """Why ``seat`` may not take ``action`` now, as the error :func:`apply` raises; None if
     it may. The one legality check of Glück Auf: :func:`legal_actions` lists what it accepts.
     """
+    if seat == state.active:
+        quick = _QUICK_YES.get(type(action))
+        if quick is not None and quick(state, state.players[seat], action):
+            return None
     if not isinstance(action, _ACTION_TYPES):
         return IllegalAction(
             f"cannot apply {action!r}: it is not a Glück Auf action (§11a)",

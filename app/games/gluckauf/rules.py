@@ -74,7 +74,7 @@ from .data import (
     categories_for_shift,
     open_spaces,
 )
-from .trusted import copy, maker, put
+from .trusted import copy, maker, put, shared
 
 Phase: TypeAlias = Literal[
     "draft",
@@ -723,30 +723,31 @@ _OUTSTANDING = maker(Outstanding)
 _DRAW_STATE = maker(DrawState)
 _SHORTAGE_STATE = maker(ShortageState)
 _MINING_STATE = maker(MiningState)
-_ORDER_DRAFTED = maker(ev.OrderDrafted)
+_ORDER_DRAFTED = shared(ev.OrderDrafted, "seat", "card")
 _ORDER_SPACES_FILLED = maker(ev.OrderSpacesFilled)
-_WORKER_PLACED = maker(ev.WorkerPlaced)
+_WORKER_PLACED = shared(ev.WorkerPlaced, "seat", "space", "count", "ousted_seat", "ousted_count")
+_WORKER_PLACED_ALONE = shared(ev.WorkerPlaced, "seat", "space", "count")
 _TILE_BOUGHT = maker(ev.TileBought)
-_COAL_SUBSTITUTED = maker(ev.CoalSubstituted)
-_ITEMS_DRAWN = maker(ev.ItemsDrawn)
+_COAL_SUBSTITUTED = shared(ev.CoalSubstituted, "seat", "tile", "colour")
+_ITEMS_DRAWN = shared(ev.ItemsDrawn, "seat", "kind", "count")
 _ITEMS_SEEN = maker(ev.ItemsSeen)
-_ITEM_KEPT = maker(ev.ItemKept)
-_ITEMS_RETURNED = maker(ev.ItemsReturned)
+_ITEM_KEPT = shared(ev.ItemKept, "seat", "kind", "item")
+_ITEMS_RETURNED = shared(ev.ItemsReturned, "seat", "kind", "count", "end")
 _ITEMS_RETURNED_PRIVATELY = maker(ev.ItemsReturnedPrivately)
-_MONEY_GAINED = maker(ev.MoneyGained)
-_ORDER_TAKEN = maker(ev.OrderTaken)
-_MINING_STARTED = maker(ev.MiningStarted)
-_CAGE_MOVED = maker(ev.CageMoved)
-_CUBE_LOADED = maker(ev.CubeLoaded)
-_CUBE_UNLOADED = maker(ev.CubeUnloaded)
-_CUBE_STORED = maker(ev.CubeStored)
-_STORED_CUBE_PLACED = maker(ev.StoredCubePlaced)
-_TWO_FOR_ONE_STARTED = maker(ev.TwoForOneStarted)
-_CUBE_ADDED = maker(ev.CubeAdded)
-_MINING_ENDED = maker(ev.MiningEnded)
+_MONEY_GAINED = shared(ev.MoneyGained, "seat", "amount")
+_ORDER_TAKEN = shared(ev.OrderTaken, "seat", "space", "card")
+_MINING_STARTED = shared(ev.MiningStarted, "seat", "steps")
+_CAGE_MOVED = shared(ev.CageMoved, "seat", "from_level", "to_level", "steps_left")
+_CUBE_LOADED = shared(ev.CubeLoaded, "seat", "level", "colour", "steps_left")
+_CUBE_UNLOADED = shared(ev.CubeUnloaded, "seat", "order", "colour", "steps_left")
+_CUBE_STORED = shared(ev.CubeStored, "seat", "colour", "steps_left")
+_STORED_CUBE_PLACED = shared(ev.StoredCubePlaced, "seat", "order", "colour", "steps_left")
+_TWO_FOR_ONE_STARTED = shared(ev.TwoForOneStarted, "seat", "order", "colour")
+_CUBE_ADDED = shared(ev.CubeAdded, "seat", "source", "colour", "steps_left")
+_MINING_ENDED = shared(ev.MiningEnded, "seat", "steps_lost")
 _ORDERS_DELIVERED = maker(ev.OrdersDelivered)
-_SPACE_REFILLED = maker(ev.SpaceRefilled)
-_SHIFT_STARTED = maker(ev.ShiftStarted)
+_SPACE_REFILLED = shared(ev.SpaceRefilled, "space", "item")
+_SHIFT_STARTED = shared(ev.ShiftStarted, "shift", "starting_player")
 
 
 def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
@@ -775,7 +776,7 @@ def _draft(s: GluckaufState, seat: Seat, card: int, events: list[Event]) -> None
     display: list[int] = _own(s, "display")
     display.remove(card)
     _own(_pit(s, seat), "orders").append(_new_outstanding(card))
-    events.append(_ORDER_DRAFTED(seat=seat, card=card))
+    events.append(_ORDER_DRAFTED(seat, card))
     put(s, "draft_picks", s.draft_picks + 1)
     n = s.n_players
     if s.draft_picks < ORDERS_PER_PLAYER_IN_DRAFT * n:
@@ -797,7 +798,7 @@ def _draft(s: GluckaufState, seat: Seat, card: int, events: list[Event]) -> None
     events.append(_ORDER_SPACES_FILLED(cards=filled))
     put(s, "phase", "place")
     put(s, "active", s.start_player)
-    events.append(_SHIFT_STARTED(shift=1, starting_player=s.start_player))
+    events.append(_SHIFT_STARTED(1, s.start_player))
 
 
 def _new_outstanding(card: int) -> Outstanding:
@@ -813,7 +814,7 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
     if space == "BANK":
         _own(s, "bank")[seat] += 1
         put(p, "supply", p.supply - 1)
-        events.append(_WORKER_PLACED(seat=seat, space=space, count=1))
+        events.append(_WORKER_PLACED_ALONE(seat, space, 1))
     else:
         occupants: dict[str, Occupant] = _own(s, "occupants")
         occ = occupants.get(space)
@@ -830,13 +831,9 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
             put(other, "canteen", other.canteen + occ.count)
         occupants[space] = _OCCUPANT(seat=seat, count=count)
         put(p, "supply", p.supply - count)
-        events.append(
-            _WORKER_PLACED(
-                seat=seat, space=space, count=count, ousted_seat=ousted_seat, ousted_count=ousted
-            )
-        )
+        events.append(_WORKER_PLACED(seat, space, count, ousted_seat, ousted))
     sp = SPACE_BY_ID[space]
-    if space in TILE_SPACES:
+    if sp.group == "factory" and space != "FACT-DRAW":
         factory: dict[str, int | None] = _own(s, "factory")
         tile = _under_way(factory[space], f"the tile on {space}")
         factory[space] = None
@@ -849,27 +846,27 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
         del pile[:DRAW_SIZE]
         put(s, "draw", _DRAW_STATE(kind=kind, drawn=drawn))
         put(s, "phase", "keep")
-        events.append(_ITEMS_DRAWN(seat=seat, kind=kind, count=len(drawn)))
+        events.append(_ITEMS_DRAWN(seat, kind, len(drawn)))
         events.append(
             _ITEMS_SEEN(seat=seat, kind=kind, items=list(drawn), visible_to=frozenset({seat}))
         )
     elif sp.group == "mining":
         put(s, "mining", _MINING_STATE(space=space, budget=sp.value))
         put(s, "phase", "mining")
-        events.append(_MINING_STARTED(seat=seat, steps=sp.value))
+        events.append(_MINING_STARTED(seat, sp.value))
     elif sp.group == "delivery":
         _deliver(s, seat, _under_way(sp.transport, f"the transport of {space}"), events)
         _end_turn(s, events)
     elif sp.group in ("money", "bank"):
         put(p, "money", p.money + sp.value)
-        events.append(_MONEY_GAINED(seat=seat, amount=sp.value))
+        events.append(_MONEY_GAINED(seat, sp.value))
         _end_turn(s, events)
     else:
         order_spaces: dict[str, int | None] = _own(s, "order_spaces")
         card = _under_way(order_spaces[space], f"the order card on {space}")
         order_spaces[space] = None
         _own(p, "orders").append(_new_outstanding(card))
-        events.append(_ORDER_TAKEN(seat=seat, space=space, card=card))
+        events.append(_ORDER_TAKEN(seat, space, card))
         _end_turn(s, events)
 
 
@@ -925,7 +922,7 @@ def _resolve_shortage(s: GluckaufState, seat: Seat, events: list[Event]) -> bool
         if colour is not None:
             coal[colour] -= 1
             owned.carts[cart] = colour
-        events.append(_COAL_SUBSTITUTED(seat=seat, tile=owned.tile, colour=colour))
+        events.append(_COAL_SUBSTITUTED(seat, owned.tile, colour))
     put(s, "shortage", None)
     return True
 
@@ -940,7 +937,7 @@ def _choose_coal(s: GluckaufState, seat: Seat, colour: Colour, events: list[Even
     cart = sh.carts.pop(0)
     coal[colour] -= 1
     owned.carts[cart] = colour
-    events.append(_COAL_SUBSTITUTED(seat=seat, tile=owned.tile, colour=colour))
+    events.append(_COAL_SUBSTITUTED(seat, owned.tile, colour))
     then = sh.then
     if _resolve_shortage(s, seat, events):
         if then == "end_turn":
@@ -979,7 +976,7 @@ def _keep(s: GluckaufState, seat: Seat, item: int | None, events: list[Event]) -
     d = _own_draw(s)
     put(d, "kept", item)
     put(d, "kept_chosen", True)
-    events.append(_ITEM_KEPT(seat=seat, kind=d.kind, item=item))
+    events.append(_ITEM_KEPT(seat, d.kind, item))
     if item is not None:
         p = _pit(s, seat)
         if d.kind == "tile":
@@ -1015,7 +1012,7 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
             pile.extend(d.placed)
         else:
             pile[:0] = d.placed
-        events.append(_ITEMS_RETURNED(seat=seat, kind=d.kind, count=len(d.placed), end=d.end))
+        events.append(_ITEMS_RETURNED(seat, d.kind, len(d.placed), d.end))
         events.append(
             _ITEMS_RETURNED_PRIVATELY(
                 seat=seat,
@@ -1034,7 +1031,7 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
 
 def _mine_step(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
     mining = _under_way(s.mining, "the mining action")
-    m = s.__dict__["mining"] = _copy(mining, tfo_cubes=list(mining.tfo_cubes))
+    m = s.__dict__["mining"] = copy(mining)
     if isinstance(action, StopMining):
         _end_mining(s, seat, events)
         return
@@ -1043,48 +1040,34 @@ def _mine_step(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Eve
         put(m, "tfo_colour", action.colour)
         put(m, "tfo_cubes", [])
         put(s, "phase", "two_for_one")
-        events.append(_TWO_FOR_ONE_STARTED(seat=seat, order=action.order, colour=action.colour))
+        events.append(_TWO_FOR_ONE_STARTED(seat, action.order, action.colour))
         return
     budget = m.budget - 1
     put(m, "budget", budget)
     p = _pit(s, seat)
     if isinstance(action, MoveCage):
-        events.append(
-            _CAGE_MOVED(
-                seat=seat, from_level=p.cage_level, to_level=action.level, steps_left=budget
-            )
-        )
+        events.append(_CAGE_MOVED(seat, p.cage_level, action.level, budget))
         put(p, "cage_level", action.level)
     elif isinstance(action, LoadCube):
         _take_from_cart(p, p.cage_level, action.colour)
         _add_sorted(_own(p, "cage"), action.colour)
-        events.append(
-            _CUBE_LOADED(seat=seat, level=p.cage_level, colour=action.colour, steps_left=budget)
-        )
+        events.append(_CUBE_LOADED(seat, p.cage_level, action.colour, budget))
     elif isinstance(action, UnloadCube):
         _own(p, "cage").remove(action.colour)
         _fill_spot(p, action.order, action.colour, [action.colour])
-        events.append(
-            _CUBE_UNLOADED(seat=seat, order=action.order, colour=action.colour, steps_left=budget)
-        )
+        events.append(_CUBE_UNLOADED(seat, action.order, action.colour, budget))
     elif isinstance(action, StoreCube):
         _own(p, "cage").remove(action.colour)
         _add_sorted(_own(p, "storage"), action.colour)
-        events.append(_CUBE_STORED(seat=seat, colour=action.colour, steps_left=budget))
+        events.append(_CUBE_STORED(seat, action.colour, budget))
     elif isinstance(action, PlaceStoredCube):
         _own(p, "storage").remove(action.colour)
         _fill_spot(p, action.order, action.colour, [action.colour])
-        events.append(
-            _STORED_CUBE_PLACED(
-                seat=seat, order=action.order, colour=action.colour, steps_left=budget
-            )
-        )
+        events.append(_STORED_CUBE_PLACED(seat, action.order, action.colour, budget))
     elif isinstance(action, AddCube):
         _own(p, "cage" if action.source == "cage" else "storage").remove(action.colour)
-        m.tfo_cubes.append(action.colour)
-        events.append(
-            _CUBE_ADDED(seat=seat, source=action.source, colour=action.colour, steps_left=budget)
-        )
+        _own(m, "tfo_cubes").append(action.colour)
+        events.append(_CUBE_ADDED(seat, action.source, action.colour, budget))
         if len(m.tfo_cubes) == 2:
             order = _under_way(m.tfo_order, "the order of the two-for-one")
             spot_colour: Colour = _under_way(m.tfo_colour, "the colour of the two-for-one")
@@ -1137,7 +1120,7 @@ def _fill_spot(p: PlayerState, card: int, colour: Colour, cubes: list[Colour]) -
 
 def _end_mining(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
     m = _under_way(s.mining, "the mining action")
-    events.append(_MINING_ENDED(seat=seat, steps_lost=m.budget))
+    events.append(_MINING_ENDED(seat, m.budget))
     put(s, "mining", None)
     _end_turn(s, events)
 
@@ -1145,11 +1128,15 @@ def _end_mining(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
 # ---- end of turn (§7.9), turn order (§5), shift end (§8), final scoring (§9)
 
 
+_TURN_PARTS = ("phase", "draw", "shortage", "mining")
+
+
 def _end_turn(s: GluckaufState, events: list[Event]) -> None:
-    put(s, "phase", "place")
-    put(s, "draw", None)
-    put(s, "shortage", None)
-    put(s, "mining", None)
+    # Four assignments (phase, draw, shortage, mining), as put would make them.
+    fields = s.__dict__
+    fields["phase"] = "place"
+    fields["draw"] = fields["shortage"] = fields["mining"] = None
+    s.__pydantic_fields_set__.update(_TURN_PARTS)
     if s.stack and None in s.factory.values():
         factory: dict[str, int | None] = _own(s, "factory")
         stack: list[int] = _own(s, "stack")
@@ -1157,7 +1144,7 @@ def _end_turn(s: GluckaufState, events: list[Event]) -> None:
             if factory[sid] is None and stack:
                 tile = stack.pop(0)
                 factory[sid] = tile
-                events.append(_SPACE_REFILLED(space=sid, item=tile))
+                events.append(_SPACE_REFILLED(sid, tile))
     if s.deck and None in s.order_spaces.values():
         order_spaces: dict[str, int | None] = _own(s, "order_spaces")
         deck: list[int] = _own(s, "deck")
@@ -1165,7 +1152,7 @@ def _end_turn(s: GluckaufState, events: list[Event]) -> None:
             if order_spaces[sid] is None and deck:
                 card = deck.pop(0)
                 order_spaces[sid] = card
-                events.append(_SPACE_REFILLED(space=sid, item=card))
+                events.append(_SPACE_REFILLED(sid, card))
     n = s.n_players
     players = s.players
     for k in range(1, n + 1):

@@ -87,3 +87,29 @@ def put(model: BaseModel, name: str, value: Any) -> None:
     ``validate_assignment``: the value goes into ``__dict__`` and the field counts as set."""
     model.__dict__[name] = value
     model.__pydantic_fields_set__.add(name)
+
+
+def shared(cls: type[M], *names: str) -> Callable[..., M]:
+    """A function of the values of the fields ``names`` (in that order) that returns the one
+    ``cls(**dict(zip(names, values)))`` it made for those values, made on the first call.
+
+    Only for frozen models whose fields all hold hashable values (numbers, strings, None), such
+    as most events: nothing can change such a model, so every action that causes the same event
+    may return the same object, and a look-up costs a tenth of making one. At most ``limit``
+    models are kept per function; beyond that each call makes its own.
+    """
+    if not cls.model_config.get("frozen"):
+        raise TypeError(f"{cls.__name__} is not frozen: its instances cannot be shared")
+    make = maker(cls)
+    made: dict[tuple[Any, ...], M] = {}
+    limit = 4096
+
+    def get(*values: Any) -> M:
+        model = made.get(values)
+        if model is None:
+            model = make(**dict(zip(names, values, strict=True)))
+            if len(made) < limit:
+                made[values] = model
+        return model
+
+    return get

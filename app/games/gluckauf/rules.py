@@ -12,6 +12,7 @@ finds, and :func:`legal_actions` lists exactly the actions it accepts.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Literal, TypeAlias, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -410,7 +411,10 @@ def _carts_at_level(p: PlayerState, level: int) -> list[Colour | None]:
 
 
 def _sorted_orders(p: PlayerState) -> list[Outstanding]:
-    return sorted(p.orders, key=lambda o: o.card)
+    return sorted(p.orders, key=_CARD)
+
+
+_CARD = attrgetter("card")
 
 
 def _empty_spot_colours(order: Outstanding) -> set[Colour]:
@@ -813,7 +817,7 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
     put(s, "turns", s.turns + 1)
     if space == "BANK":
         _own(s, "bank")[seat] += 1
-        put(p, "supply", p.supply - 1)
+        p.__dict__["supply"] -= 1  # supply is always set (a required field): as put would
         events.append(_WORKER_PLACED_ALONE(seat, space, 1))
     else:
         occupants: dict[str, Occupant] = _own(s, "occupants")
@@ -830,15 +834,17 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
                 other = s.players[occ.seat] = copy(s.players[occ.seat])
             put(other, "canteen", other.canteen + occ.count)
         occupants[space] = _OCCUPANT(seat=seat, count=count)
-        put(p, "supply", p.supply - count)
+        p.__dict__["supply"] -= count  # supply is always set (a required field): as put would
         events.append(_WORKER_PLACED(seat, space, count, ousted_seat, ousted))
     sp = SPACE_BY_ID[space]
     if sp.group == "factory" and space != "FACT-DRAW":
         factory: dict[str, int | None] = _own(s, "factory")
-        tile = _under_way(factory[space], f"the tile on {space}")
+        tile = factory[space]
+        if tile is None:
+            raise RuntimeError(f"the tile on {space} is missing although the placement is legal")
         factory[space] = None
         if _buy_tile(s, seat, tile, "end_turn", events):
-            _end_turn(s, events)
+            _end_turn(s, events, owned=("factory",))
     elif space == "FACT-DRAW" or space == "ORDER-DRAW":
         kind: Literal["tile", "order"] = "tile" if space == "FACT-DRAW" else "order"
         pile: list[int] = _own(s, "stack" if kind == "tile" else "deck")
@@ -855,7 +861,9 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
         put(s, "phase", "mining")
         events.append(_MINING_STARTED(seat, sp.value))
     elif sp.group == "delivery":
-        _deliver(s, seat, _under_way(sp.transport, f"the transport of {space}"), events)
+        if sp.transport is None:
+            raise RuntimeError(f"the delivery space {space} has no transport")
+        _deliver(s, seat, sp.transport, events)
         _end_turn(s, events)
     elif sp.group in ("money", "bank"):
         put(p, "money", p.money + sp.value)
@@ -863,11 +871,15 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
         _end_turn(s, events)
     else:
         order_spaces: dict[str, int | None] = _own(s, "order_spaces")
-        card = _under_way(order_spaces[space], f"the order card on {space}")
+        card = order_spaces[space]
+        if card is None:
+            raise RuntimeError(
+                f"the order card on {space} is missing although the placement is legal"
+            )
         order_spaces[space] = None
         _own(p, "orders").append(_new_outstanding(card))
         events.append(_ORDER_TAKEN(seat, space, card))
-        _end_turn(s, events)
+        _end_turn(s, events, owned=("order_spaces",))
 
 
 def _buy_tile(
@@ -897,9 +909,9 @@ def _buy_tile(
     tiles: list[OwnedTile] = _own(p, "tiles")
     tiles.append(_OWNED_TILE(tile=tile, carts=carts))
     events.append(_TILE_BOUGHT(seat=seat, tile=tile, cost=t.cost, cubes=list(carts)))
-    missing = [i for i, c in enumerate(carts) if c is None]
-    if not missing:
+    if None not in carts:
         return True
+    missing = [i for i, c in enumerate(carts) if c is None]
     put(s, "shortage", _SHORTAGE_STATE(tile_index=len(tiles) - 1, carts=missing, then=then))
     return _resolve_shortage(s, seat, events)
 
@@ -1006,8 +1018,10 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
         return
     d = _under_way(s.draw, "the draw-5")
     d.placed.extend(unplaced)
+    owned: tuple[str, ...] = ()
     if d.placed:
-        pile: list[int] = _own(s, "stack" if d.kind == "tile" else "deck")
+        owned = ("stack",) if d.kind == "tile" else ("deck",)
+        pile: list[int] = _own(s, owned[0])
         if d.end == "bottom":
             pile.extend(d.placed)
         else:
@@ -1023,7 +1037,7 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
             )
         )
     put(s, "draw", None)
-    _end_turn(s, events)
+    _end_turn(s, events, owned)
 
 
 # ---- mining (§7.3)
@@ -1131,23 +1145,26 @@ def _end_mining(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
 _TURN_PARTS = ("phase", "draw", "shortage", "mining")
 
 
-def _end_turn(s: GluckaufState, events: list[Event]) -> None:
+def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()) -> None:
+    """End the turn (§7.9, §5); ``owned`` names the containers of ``s`` this action owns already."""
     # Four assignments (phase, draw, shortage, mining), as put would make them.
     fields = s.__dict__
     fields["phase"] = "place"
     fields["draw"] = fields["shortage"] = fields["mining"] = None
     s.__pydantic_fields_set__.update(_TURN_PARTS)
     if s.stack and None in s.factory.values():
-        factory: dict[str, int | None] = _own(s, "factory")
-        stack: list[int] = _own(s, "stack")
+        factory: dict[str, int | None] = s.factory if "factory" in owned else _own(s, "factory")
+        stack: list[int] = s.stack if "stack" in owned else _own(s, "stack")
         for sid in factory:
             if factory[sid] is None and stack:
                 tile = stack.pop(0)
                 factory[sid] = tile
                 events.append(_SPACE_REFILLED(sid, tile))
     if s.deck and None in s.order_spaces.values():
-        order_spaces: dict[str, int | None] = _own(s, "order_spaces")
-        deck: list[int] = _own(s, "deck")
+        order_spaces: dict[str, int | None] = (
+            s.order_spaces if "order_spaces" in owned else _own(s, "order_spaces")
+        )
+        deck: list[int] = s.deck if "deck" in owned else _own(s, "deck")
         for sid in order_spaces:
             if order_spaces[sid] is None and deck:
                 card = deck.pop(0)

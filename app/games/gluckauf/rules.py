@@ -546,7 +546,7 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
 
 def _placements(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
     """The legal placements: :func:`_placeable` for every open space, written out in one loop
-    (this is the most frequent question of a game)."""
+    (this is the most frequent question of a game, so the plain spaces take the fewest steps)."""
     supply = p.supply
     if supply < 1:
         return []  # every space takes at least one worker
@@ -555,29 +555,30 @@ def _placements(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
     factory = state.factory
     deliverable: set[Transport] | None = None
     out: list[AnyAction] = []
+    append = out.append
+    bank, tile_space, delivery, order_space, tile_draw = _BANK, _TILE, _DELIVERY, _ORDER, _TILE_DRAW
     for action, space, kind, transport in _PLACEMENTS[state.n_players]:
-        if kind != _BANK:
-            occ = occupants.get(space)
-            if occ is not None and occ.count >= supply:
-                continue
-            if kind == _TILE:
+        if space in occupants and kind != bank and occupants[space].count >= supply:
+            continue
+        if kind > bank:  # a space that needs more than workers
+            if kind == tile_space:
                 tile = factory.get(space)
                 if tile is None or _TILE_COST[tile] > money:
                     continue
-            elif kind == _DELIVERY:
+            elif kind == delivery:
                 if deliverable is None:
                     deliverable = _deliverable(p)
                 if transport not in deliverable:
                     continue
-            elif kind == _ORDER:
+            elif kind == order_space:
                 if state.order_spaces.get(space) is None:
                     continue
-            elif kind == _TILE_DRAW:
+            elif kind == tile_draw:
                 if not state.stack:
                     continue
-            elif kind == _ORDER_DRAW and not state.deck:
+            elif not state.deck:  # ORDER-DRAW
                 continue
-        out.append(action)
+        append(action)
     return out
 
 
@@ -595,13 +596,14 @@ def _mining_actions(m: MiningState, p: PlayerState) -> list[AnyAction]:
         # Load a colour found in a cart on the cage's level, if the cage has room (§7.3).
         present = _colours_at_level(p, level)
         out.extend([_LOAD_CUBE[c] for c in COLOURS if c in present])
-    if not (cage or storage):
+    unload = level == 0 and bool(cage)
+    two_for_one = _two_for_one_possible(m, p)
+    if not (unload or storage or two_for_one):
         # Nothing to put on an order (nor two cubes for a two-for-one): moves, loads and stop.
         out.append(_STOP_MINING)
         return out
-    two_for_one = _two_for_one_possible(m, p)
     empties = [(o.card, _empty_spot_colours(o)) for o in _sorted_orders(p)]
-    if level == 0 and cage:
+    if unload:
         for card, cols in empties:
             out.extend([_UNLOAD_CUBE[card, c] for c in COLOURS if c in cols and c in cage])
         out.extend([_STORE_CUBE[c] for c in COLOURS if c in cage])

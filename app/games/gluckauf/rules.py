@@ -12,6 +12,7 @@ finds, and :func:`legal_actions` lists exactly the actions it accepts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Literal, TypeAlias, TypeVar, get_args
 
@@ -646,7 +647,10 @@ def _under_way(part: T | None, what: str) -> T:
 
 def _unplaced(state: GluckaufState) -> list[int]:
     d = _under_way(state.draw, "the draw-5")
-    return sorted(i for i in d.drawn if i != d.kept and i not in d.placed)
+    kept, placed = d.kept, d.placed
+    unplaced = [i for i in d.drawn if i != kept and i not in placed]
+    unplaced.sort()
+    return unplaced
 
 
 # --------------------------------------------------------------------------- apply
@@ -757,22 +761,41 @@ _SHIFT_STARTED = shared(ev.ShiftStarted, "shift", "starting_player")
 
 
 def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
-    if isinstance(action, PlaceWorker):
-        _place(s, seat, action.space, events)
-    elif isinstance(action, DraftOrder):
-        _draft(s, seat, action.card, events)
-    elif isinstance(action, ChooseCoal):
-        _choose_coal(s, seat, action.colour, events)
-    elif isinstance(action, KeepItem):
-        _keep(s, seat, action.item, events)
-    elif isinstance(action, ChooseEnd):
-        put(_own_draw(s), "end", action.end)
-        _after_end(s, seat, events)
-    elif isinstance(action, ReturnItem):
-        _own_draw(s).placed.append(action.item)
-        _after_end(s, seat, events)
-    else:
-        _mine_step(s, seat, action, events)
+    kind = type(action)
+    handler = _HANDLERS.get(kind)
+    if handler is None:  # a look-alike (a subclass) is handled as its action
+        handler = next(_HANDLERS[c] for c in kind.__mro__ if c in _HANDLERS)
+    handler(s, seat, action, events)
+
+
+# A look-up by type rather than a chain of isinstance checks: every failed check of a pydantic
+# model class goes through ABCMeta and costs as much as a whole simple step of the rules.
+
+
+def _on_place(s: GluckaufState, seat: Seat, action: PlaceWorker, events: list[Event]) -> None:
+    _place(s, seat, action.space, events)
+
+
+def _on_draft(s: GluckaufState, seat: Seat, action: DraftOrder, events: list[Event]) -> None:
+    _draft(s, seat, action.card, events)
+
+
+def _on_coal(s: GluckaufState, seat: Seat, action: ChooseCoal, events: list[Event]) -> None:
+    _choose_coal(s, seat, action.colour, events)
+
+
+def _on_keep(s: GluckaufState, seat: Seat, action: KeepItem, events: list[Event]) -> None:
+    _keep(s, seat, action.item, events)
+
+
+def _on_end(s: GluckaufState, seat: Seat, action: ChooseEnd, events: list[Event]) -> None:
+    put(_own_draw(s), "end", action.end)
+    _after_end(s, seat, events)
+
+
+def _on_return(s: GluckaufState, seat: Seat, action: ReturnItem, events: list[Event]) -> None:
+    _own_draw(s).placed.append(action.item)
+    _after_end(s, seat, events)
 
 
 # ---- draft (§4 steps 8-10)
@@ -1045,55 +1068,140 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
 # ---- mining (§7.3)
 
 
-def _mine_step(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
-    mining = _under_way(s.mining, "the mining action")
-    m = s.__dict__["mining"] = copy(mining)
-    if isinstance(action, StopMining):
-        _end_mining(s, seat, events)
-        return
-    if isinstance(action, StartTwoForOne):
-        put(m, "tfo_order", action.order)
-        put(m, "tfo_colour", action.colour)
-        put(m, "tfo_cubes", [])
-        put(s, "phase", "two_for_one")
-        events.append(_TWO_FOR_ONE_STARTED(seat, action.order, action.colour))
-        return
+def _stop_mining(s: GluckaufState, seat: Seat, action: StopMining, events: list[Event]) -> None:
+    _end_mining(s, seat, events)
+
+
+def _start_two_for_one(
+    s: GluckaufState, seat: Seat, action: StartTwoForOne, events: list[Event]
+) -> None:
+    m = s.__dict__["mining"] = copy(_under_way(s.mining, "the mining action"))
+    put(m, "tfo_order", action.order)
+    put(m, "tfo_colour", action.colour)
+    put(m, "tfo_cubes", [])
+    put(s, "phase", "two_for_one")
+    events.append(_TWO_FOR_ONE_STARTED(seat, action.order, action.colour))
+
+
+def _mine_step(s: GluckaufState, seat: Seat, action: Any, events: list[Event]) -> None:
+    """A step that costs one of the mining action's steps (§7.3)."""
+    m = s.__dict__["mining"] = copy(_under_way(s.mining, "the mining action"))
     budget = m.budget - 1
     put(m, "budget", budget)
     p = _pit(s, seat)
-    if isinstance(action, MoveCage):
-        events.append(_CAGE_MOVED(seat, p.cage_level, action.level, budget))
-        put(p, "cage_level", action.level)
-    elif isinstance(action, LoadCube):
-        _take_from_cart(p, p.cage_level, action.colour)
-        _add_sorted(_own(p, "cage"), action.colour)
-        events.append(_CUBE_LOADED(seat, p.cage_level, action.colour, budget))
-    elif isinstance(action, UnloadCube):
-        _own(p, "cage").remove(action.colour)
-        _fill_spot(p, action.order, action.colour, [action.colour])
-        events.append(_CUBE_UNLOADED(seat, action.order, action.colour, budget))
-    elif isinstance(action, StoreCube):
-        _own(p, "cage").remove(action.colour)
-        _add_sorted(_own(p, "storage"), action.colour)
-        events.append(_CUBE_STORED(seat, action.colour, budget))
-    elif isinstance(action, PlaceStoredCube):
-        _own(p, "storage").remove(action.colour)
-        _fill_spot(p, action.order, action.colour, [action.colour])
-        events.append(_STORED_CUBE_PLACED(seat, action.order, action.colour, budget))
-    elif isinstance(action, AddCube):
-        _own(p, "cage" if action.source == "cage" else "storage").remove(action.colour)
-        _own(m, "tfo_cubes").append(action.colour)
-        events.append(_CUBE_ADDED(seat, action.source, action.colour, budget))
-        if len(m.tfo_cubes) == 2:
-            order = _under_way(m.tfo_order, "the order of the two-for-one")
-            spot_colour: Colour = _under_way(m.tfo_colour, "the colour of the two-for-one")
-            _fill_spot(p, order, spot_colour, list(m.tfo_cubes))
-            put(m, "tfo_order", None)
-            put(m, "tfo_colour", None)
-            put(m, "tfo_cubes", [])
-            put(s, "phase", "mining")
+    kind = type(action)
+    step = _STEPS.get(kind)
+    if step is None:  # a look-alike (a subclass) is taken as its action
+        step = next(_STEPS[c] for c in kind.__mro__ if c in _STEPS)
+    step(s, seat, m, p, action, events)
     if budget == 0 and s.phase == "mining":
         _end_mining(s, seat, events)
+
+
+def _move_cage(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: MoveCage,
+    events: list[Event],
+) -> None:
+    events.append(_CAGE_MOVED(seat, p.cage_level, action.level, m.budget))
+    put(p, "cage_level", action.level)
+
+
+def _load_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: LoadCube,
+    events: list[Event],
+) -> None:
+    _take_from_cart(p, p.cage_level, action.colour)
+    _add_sorted(_own(p, "cage"), action.colour)
+    events.append(_CUBE_LOADED(seat, p.cage_level, action.colour, m.budget))
+
+
+def _unload_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: UnloadCube,
+    events: list[Event],
+) -> None:
+    _own(p, "cage").remove(action.colour)
+    _fill_spot(p, action.order, action.colour, [action.colour])
+    events.append(_CUBE_UNLOADED(seat, action.order, action.colour, m.budget))
+
+
+def _store_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: StoreCube,
+    events: list[Event],
+) -> None:
+    _own(p, "cage").remove(action.colour)
+    _add_sorted(_own(p, "storage"), action.colour)
+    events.append(_CUBE_STORED(seat, action.colour, m.budget))
+
+
+def _place_stored_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: PlaceStoredCube,
+    events: list[Event],
+) -> None:
+    _own(p, "storage").remove(action.colour)
+    _fill_spot(p, action.order, action.colour, [action.colour])
+    events.append(_STORED_CUBE_PLACED(seat, action.order, action.colour, m.budget))
+
+
+def _add_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: AddCube,
+    events: list[Event],
+) -> None:
+    _own(p, "cage" if action.source == "cage" else "storage").remove(action.colour)
+    _own(m, "tfo_cubes").append(action.colour)
+    events.append(_CUBE_ADDED(seat, action.source, action.colour, m.budget))
+    if len(m.tfo_cubes) == 2:
+        order = _under_way(m.tfo_order, "the order of the two-for-one")
+        spot_colour: Colour = _under_way(m.tfo_colour, "the colour of the two-for-one")
+        _fill_spot(p, order, spot_colour, list(m.tfo_cubes))
+        put(m, "tfo_order", None)
+        put(m, "tfo_colour", None)
+        put(m, "tfo_cubes", [])
+        put(s, "phase", "mining")
+
+
+_STEPS: dict[type, Callable[..., None]] = {
+    MoveCage: _move_cage,
+    LoadCube: _load_cube,
+    UnloadCube: _unload_cube,
+    StoreCube: _store_cube,
+    PlaceStoredCube: _place_stored_cube,
+    AddCube: _add_cube,
+}
+_HANDLERS: dict[type, Callable[..., None]] = {
+    PlaceWorker: _on_place,
+    DraftOrder: _on_draft,
+    ChooseCoal: _on_coal,
+    KeepItem: _on_keep,
+    ChooseEnd: _on_end,
+    ReturnItem: _on_return,
+    StopMining: _stop_mining,
+    StartTwoForOne: _start_two_for_one,
+    **dict.fromkeys(_STEPS, _mine_step),
+}
 
 
 def _add_sorted(cubes: list[Colour], colour: Colour) -> None:

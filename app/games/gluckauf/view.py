@@ -191,8 +191,9 @@ class GluckaufView(_V):
 
 
 # A view is made of about seventy models, all from values the state already holds valid: they
-# are made without validation (see trusted.py), which cost most of a view's time, and a space
-# that looks the same as in an earlier view is that earlier, frozen, SpaceView.
+# are made without validation (see trusted.py), which cost most of a view's time, and a space,
+# a pit's tile or an order that looks the same as in an earlier view is that earlier view's
+# frozen model (as the catalogue entries are shared); nobody changes a view in place.
 _PIT_TILE_VIEW = maker(PitTileView)
 _OUTSTANDING_VIEW = maker(OutstandingView)
 _PLAYER_VIEW = maker(PlayerView)
@@ -233,6 +234,34 @@ def _space_view(
     return made
 
 
+_PIT_TILE_VIEWS: dict[tuple[Any, ...], PitTileView] = {}
+_OUTSTANDING_VIEWS: dict[tuple[Any, ...], OutstandingView] = {}
+
+
+def _pit_tile_view(tile: int, carts: list[Colour | None]) -> PitTileView:
+    """The frozen view of a pit's tile, shared by every view that shows it the same."""
+    key = (tile, *carts)
+    made = _PIT_TILE_VIEWS.get(key)
+    if made is None:
+        made = _PIT_TILE_VIEW(tile=_TILE_INFOS[tile], carts=list(carts))
+        if len(_PIT_TILE_VIEWS) < 10_000:  # 48 tiles x their carts' contents
+            _PIT_TILE_VIEWS[key] = made
+    return made
+
+
+def _outstanding_view(card: int, spots: list[list[Colour]]) -> OutstandingView:
+    """The frozen view of an outstanding order, shared by every view that shows it the same."""
+    key = (card, *map(tuple, spots))
+    made = _OUTSTANDING_VIEWS.get(key)
+    if made is None:
+        made = _OUTSTANDING_VIEW(
+            order=_ORDER_INFOS[card], spots=[list(x) for x in spots], complete=all(spots)
+        )
+        if len(_OUTSTANDING_VIEWS) < 100_000:  # 44 cards x the cubes on their spots
+            _OUTSTANDING_VIEWS[key] = made
+    return made
+
+
 def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
     """Return what ``seat`` (None = spectator) may see, per §10."""
     over = state.phase == "over"
@@ -251,20 +280,11 @@ def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
                 cage=list(p.cage),
                 storage=list(p.storage),
                 printed_carts=list(p.printed),
-                tiles=[
-                    _PIT_TILE_VIEW(tile=_TILE_INFOS[t.tile], carts=list(t.carts)) for t in p.tiles
-                ],
+                tiles=[_pit_tile_view(t.tile, t.carts) for t in p.tiles],
                 light_tiles=light,
                 dark_tiles=len(p.tiles) - light,
                 empty_carts=empty_carts_by_colour(p),
-                orders=[
-                    _OUTSTANDING_VIEW(
-                        order=_ORDER_INFOS[o.card],
-                        spots=[list(x) for x in o.spots],
-                        complete=all(o.spots),
-                    )
-                    for o in p.orders
-                ],
+                orders=[_outstanding_view(o.card, o.spots) for o in p.orders],
                 delivered_count=len(p.delivered),
                 delivered=[_ORDER_INFOS[c] for c in p.delivered] if show_delivered else None,
             )

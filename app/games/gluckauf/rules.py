@@ -12,6 +12,8 @@ finds, and :func:`legal_actions` lists exactly the actions it accepts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, Literal, TypeAlias, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -74,6 +76,7 @@ from .data import (
     categories_for_shift,
     open_spaces,
 )
+from .trusted import copy, maker, put, shared
 
 Phase: TypeAlias = Literal[
     "draft",
@@ -304,11 +307,16 @@ def max_length(n_players: int) -> int:
 # --------------------------------------------------------------------------- queries
 
 
+_NOBODY: frozenset[Seat] = frozenset()
+_ONE_SEAT: tuple[frozenset[Seat], ...] = tuple(frozenset({seat}) for seat in range(max(PARAMS)))
+
+
 def to_act(state: GluckaufState) -> frozenset[Seat]:
     """Exactly one seat while the game runs (the drafter or the active player, §11a)."""
     if state.phase == "over":
-        return frozenset()
-    return frozenset({state.active})
+        return _NOBODY
+    active = state.active
+    return _ONE_SEAT[active] if 0 <= active < len(_ONE_SEAT) else frozenset({active})
 
 
 def workers_needed(state: GluckaufState, space: str) -> int:
@@ -404,7 +412,10 @@ def _carts_at_level(p: PlayerState, level: int) -> list[Colour | None]:
 
 
 def _sorted_orders(p: PlayerState) -> list[Outstanding]:
-    return sorted(p.orders, key=lambda o: o.card)
+    return sorted(p.orders, key=_CARD)
+
+
+_CARD = attrgetter("card")
 
 
 def _empty_spot_colours(order: Outstanding) -> set[Colour]:
@@ -440,11 +451,65 @@ _ADD_CUBE = {
 _STOP_MINING = StopMining()
 
 
+# What a placement on each open space depends on besides the workers it takes (§6.3): the kind
+# of the space, and for a delivery space its transport. One entry per open space, in listing
+# order, made once per player count: legal_actions asks about every open space at every turn.
+_ANY, _BANK, _TILE, _TILE_DRAW, _ORDER, _ORDER_DRAW, _DELIVERY = range(7)
+Placement: TypeAlias = tuple[PlaceWorker, str, int, "Transport | None"]
+
+
+def _placement_kind(sp: Space) -> int:
+    if sp.id == "BANK":
+        return _BANK
+    if sp.group == "factory":
+        return _TILE_DRAW if sp.id == "FACT-DRAW" else _TILE
+    if sp.group == "order":
+        return _ORDER_DRAW if sp.id == "ORDER-DRAW" else _ORDER
+    return _DELIVERY if sp.group == "delivery" else _ANY
+
+
+_PLACEMENTS: dict[int, tuple[Placement, ...]] = {
+    n: tuple(
+        (_PLACE_WORKER[sp.id], sp.id, _placement_kind(sp), sp.transport) for sp in open_spaces(n)
+    )
+    for n in PARAMS
+}
+_PLACEMENT_BY_SPACE: dict[int, dict[str, Placement]] = {
+    n: {entry[1]: entry for entry in entries} for n, entries in _PLACEMENTS.items()
+}
+_TILE_COST: tuple[int, ...] = tuple(t.cost for t in TILES)
+_TILE_LEVEL: tuple[int, ...] = tuple(t.level for t in TILES)
+
+
+def _placeable(state: GluckaufState, p: PlayerState, entry: Placement) -> bool:
+    """Whether ``p`` may place on the open space of ``entry``: :func:`_open_space_requirement`
+    is None, answered without wording a refusal."""
+    _, space, kind, transport = entry
+    if kind != _BANK:
+        occ = state.occupants.get(space)
+        if (1 if occ is None else occ.count + 1) > p.supply:
+            return False
+    else:
+        return p.supply >= 1
+    if kind == _TILE:
+        tile = state.factory.get(space)
+        return tile is not None and _TILE_COST[tile] <= p.money
+    if kind == _TILE_DRAW:
+        return bool(state.stack)
+    if kind == _ORDER_DRAW:
+        return bool(state.deck)
+    if kind == _ORDER:
+        return state.order_spaces.get(space) is not None
+    if kind == _DELIVERY:
+        return transport in _deliverable(p)
+    return True
+
+
 def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
     """Every action ``seat`` may take now, in the order of §11a; empty if not to act.
 
     Exactly the actions :func:`action_problem` accepts, listed straight from the rules it
-    checks (a placement by the same :func:`space_requirement`) rather than by asking it about
+    checks (a placement as :func:`_placeable` answers it) rather than by asking it about
     every action of the phase; tests/unit/games/test_validation_shape.py holds the two to
     each other.
     """
@@ -452,15 +517,12 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
         return []
     phase = state.phase
     p = state.players[seat]
+    if phase == "place":
+        return _placements(state, p)
+    if phase == "mining":
+        return _mining_actions(_under_way(state.mining, "the mining action"), p)
     if phase == "draft":
         return [_DRAFT_ORDER[c] for c in sorted(state.display)]
-    if phase == "place":
-        deliverable = _deliverable(p)
-        return [
-            _PLACE_WORKER[sp.id]
-            for sp in open_spaces(state.n_players)
-            if _open_space_requirement(state, p, sp, deliverable) is None
-        ]
     if phase == "choose_coal":
         return [_CHOOSE_COAL[c] for c in COLOURS if state.coal[c] > 0]
     if phase == "keep":
@@ -476,52 +538,93 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
         return list(_CHOOSE_END)
     if phase == "return":
         return [_RETURN_ITEM[i] for i in _unplaced(state)]
-    if phase == "two_for_one":
-        outs: list[AnyAction] = []
-        if p.cage_level == 0:
-            outs.extend(_ADD_CUBE["cage", c] for c in COLOURS if c in p.cage)
-        outs.extend(_ADD_CUBE["storage", c] for c in COLOURS if c in p.storage)
-        return outs
-    return _mining_actions(_under_way(state.mining, "the mining action"), p)
+    outs: list[AnyAction] = []  # two_for_one
+    if p.cage_level == 0:
+        outs.extend(_ADD_CUBE["cage", c] for c in COLOURS if c in p.cage)
+    outs.extend(_ADD_CUBE["storage", c] for c in COLOURS if c in p.storage)
+    return outs
+
+
+def _placements(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
+    """The legal placements: :func:`_placeable` for every open space, written out in one loop
+    (this is the most frequent question of a game, so the plain spaces take the fewest steps)."""
+    supply = p.supply
+    if supply < 1:
+        return []  # every space takes at least one worker
+    money = p.money
+    occupants = state.occupants
+    factory = state.factory
+    deliverable: set[Transport] | None = None
+    out: list[AnyAction] = []
+    append = out.append
+    bank, tile_space, delivery, order_space, tile_draw = _BANK, _TILE, _DELIVERY, _ORDER, _TILE_DRAW
+    for action, space, kind, transport in _PLACEMENTS[state.n_players]:
+        if space in occupants and kind != bank and occupants[space].count >= supply:
+            continue
+        if kind > bank:  # a space that needs more than workers
+            if kind == tile_space:
+                tile = factory.get(space)
+                if tile is None or _TILE_COST[tile] > money:
+                    continue
+            elif kind == delivery:
+                if deliverable is None:
+                    deliverable = _deliverable(p)
+                if transport not in deliverable:
+                    continue
+            elif kind == order_space:
+                if state.order_spaces.get(space) is None:
+                    continue
+            elif kind == tile_draw:
+                if not state.stack:
+                    continue
+            elif not state.deck:  # ORDER-DRAW
+                continue
+        append(action)
+    return out
+
+
+# The cage moves from each level: to every other level (§7.3, decision 21).
+_CAGE_MOVES: tuple[tuple[AnyAction, ...], ...] = tuple(
+    tuple(_MOVE_CAGE[lv] for lv in range(5) if lv != level) for level in range(5)
+)
 
 
 def _mining_actions(m: MiningState, p: PlayerState) -> list[AnyAction]:
     level = p.cage_level
-    out: list[AnyAction] = _cage_moves(p)
-    out.extend(_cube_loads(p))
+    cage, storage = p.cage, p.storage
+    out: list[AnyAction] = list(_CAGE_MOVES[level])
+    if level != 0 and len(cage) < CAGE_CAPACITY:
+        # Load a colour found in a cart on the cage's level, if the cage has room (§7.3).
+        present = _colours_at_level(p, level)
+        out.extend([_LOAD_CUBE[c] for c in COLOURS if c in present])
+    unload = level == 0 and bool(cage)
     two_for_one = _two_for_one_possible(m, p)
-    if not (p.cage or p.storage or two_for_one):
-        # Nothing to put on an order: only moves, loads and stop.
+    if not (unload or storage or two_for_one):
+        # Nothing to put on an order (nor two cubes for a two-for-one): moves, loads and stop.
         out.append(_STOP_MINING)
         return out
-    orders = _sorted_orders(p)
-    empties = [(o.card, _empty_spot_colours(o)) for o in orders]
-    if level == 0 and p.cage:
+    empties = [(o.card, _empty_spot_colours(o)) for o in _sorted_orders(p)]
+    if unload:
         for card, cols in empties:
-            out.extend(_UNLOAD_CUBE[card, c] for c in COLOURS if c in cols and c in p.cage)
-        out.extend(_STORE_CUBE[c] for c in COLOURS if c in p.cage)
-    if p.storage:
+            out.extend([_UNLOAD_CUBE[card, c] for c in COLOURS if c in cols and c in cage])
+        out.extend([_STORE_CUBE[c] for c in COLOURS if c in cage])
+    if storage:
         for card, cols in empties:
-            out.extend(_PLACE_STORED_CUBE[card, c] for c in COLOURS if c in cols and c in p.storage)
+            out.extend([_PLACE_STORED_CUBE[card, c] for c in COLOURS if c in cols and c in storage])
     if two_for_one:
         for card, cols in empties:
-            out.extend(_START_TWO_FOR_ONE[card, c] for c in COLOURS if c in cols)
+            out.extend([_START_TWO_FOR_ONE[card, c] for c in COLOURS if c in cols])
     out.append(_STOP_MINING)
     return out
 
 
-def _cage_moves(p: PlayerState) -> list[AnyAction]:
-    """The cage may go to any other level (§7.3, decision 21)."""
-    return [_MOVE_CAGE[lv] for lv in range(5) if lv != p.cage_level]
-
-
-def _cube_loads(p: PlayerState) -> list[AnyAction]:
-    """Load a colour found in a cart on the cage's level, if the cage has room (§7.3)."""
-    level = p.cage_level
-    if level == 0 or len(p.cage) >= CAGE_CAPACITY:
-        return []
-    present = set(_carts_at_level(p, level))
-    return [_LOAD_CUBE[c] for c in COLOURS if c in present]
+def _colours_at_level(p: PlayerState, level: int) -> set[Colour | None]:
+    """The contents of the carts on ``level`` (None = an empty cart), as a set."""
+    present: set[Colour | None] = {p.printed[level - 1]}
+    for owned in p.tiles:
+        if _TILE_LEVEL[owned.tile] == level:
+            present.update(owned.carts)
+    return present
 
 
 def _two_for_one_possible(m: MiningState, p: PlayerState) -> bool:
@@ -544,7 +647,10 @@ def _under_way(part: T | None, what: str) -> T:
 
 def _unplaced(state: GluckaufState) -> list[int]:
     d = _under_way(state.draw, "the draw-5")
-    return sorted(i for i in d.drawn if i != d.kept and i not in d.placed)
+    kept, placed = d.kept, d.placed
+    unplaced = [i for i in d.drawn if i != kept and i not in placed]
+    unplaced.sort()
+    return unplaced
 
 
 # --------------------------------------------------------------------------- apply
@@ -555,11 +661,18 @@ _ACTION_TYPES: tuple[type, ...] = get_args(get_args(GluckaufAction)[0])
 
 def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[GluckaufState, list[Event]]:
     """Return the next state and the events; raise what :func:`action_problem` finds (a
-    RulesError naming the rule) if the action is illegal."""
+    RulesError naming the rule) if the action is illegal.
+
+    The new state starts as a shallow copy of ``state`` that shares every list, dict and
+    part with it; the rules copy each part before they change it (:func:`_own`, :func:`_pit`,
+    ...), so ``state`` is never changed and the new state is what a deep copy changed in place
+    would have become. A deep copy of the whole table, and later a copy of everything an action
+    might change, took most of the time of an action.
+    """
     problem = action_problem(state, seat, action)
     if problem is not None:
         raise problem
-    s = _working_copy(state, seat, action)
+    s = copy(state)
     events: list[Event] = []
     _dispatch(s, seat, action, events)
     return s, events
@@ -568,209 +681,230 @@ def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[Gluckauf
 M = TypeVar("M", bound=BaseModel)
 
 
-_set_attribute = object.__setattr__
-
-
 def _copy(model: M, **fresh: Any) -> M:
-    """A shallow copy of ``model`` with the fields in ``fresh`` replaced by new containers.
-
-    This is ``BaseModel.__copy__`` (which costs twice as much) for models with neither extra
-    fields nor private attributes, as all of this engine's are. The fields set are copied and
-    the fresh values go straight into the new ``__dict__`` (assigning them would mark them as
-    set), so the copy cannot be told from one made by ``model_copy(deep=True)``.
-    """
-    cls = type(model)
-    new = cls.__new__(cls)
-    _set_attribute(new, "__dict__", {**model.__dict__, **fresh})
-    _set_attribute(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    _set_attribute(new, "__pydantic_extra__", None)
-    _set_attribute(new, "__pydantic_private__", None)
+    """A shallow copy of ``model`` with the fields in ``fresh`` replaced by new containers
+    (put straight into ``__dict__``: like a change in place, they are not marked as set)."""
+    new = copy(model)
+    new.__dict__.update(fresh)
     return new
 
 
-# The containers of the table and of a pit that an action may change in place.
-_TABLE_CONTAINERS = (
-    "stack",
-    "deck",
-    "factory",
-    "order_spaces",
-    "occupants",
-    "bank",
-    "coal",
-    "display",
-)
-_PIT_CONTAINERS = ("cage", "storage", "printed", "tiles", "orders", "delivered")
+def _own(model: BaseModel, name: str) -> Any:
+    """The list or dict in field ``name`` of ``model``, replaced by a copy the action may change.
+
+    Call it once per field and action, before any change: the container it replaces may be
+    shared with the state ``apply`` was given.
+    """
+    fresh = model.__dict__[name] = model.__dict__[name].copy()
+    return fresh
 
 
-def _copy_pit(p: PlayerState) -> PlayerState:
-    """The acting seat's pit: every list fresh; its tiles and orders are copied when changed."""
-    pit = _copy(p)
-    fields = pit.__dict__
-    for name in _PIT_CONTAINERS:
-        fields[name] = fields[name].copy()
-    return pit
+def _pit(s: GluckaufState, seat: Seat) -> PlayerState:
+    """The acting seat's PlayerState, copied so the action may change its numbers; its lists
+    are still shared (:func:`_own` them). Call it once per action, before any change."""
+    players = s.__dict__["players"] = s.players.copy()
+    p = players[seat] = copy(players[seat])
+    return p
+
+
+def _own_draw(s: GluckaufState) -> DrawState:
+    """The pending draw-5, copied with its list of returned items."""
+    d = _under_way(s.draw, "the draw-5")
+    d = s.__dict__["draw"] = _copy(d, placed=d.placed.copy())
+    return d
 
 
 def _own_tile(p: PlayerState, index: int) -> OwnedTile:
-    """The tile ``p.tiles[index]``, made safe to change (see :func:`_working_copy`)."""
+    """The tile ``p.tiles[index]``, made safe to change (``p.tiles`` must be owned)."""
     owned = p.tiles[index] = _copy(p.tiles[index], carts=list(p.tiles[index].carts))
     return owned
 
 
 def _own_order(p: PlayerState, index: int) -> Outstanding:
-    """The order ``p.orders[index]``, made safe to change (see :func:`_working_copy`)."""
+    """The order ``p.orders[index]``, made safe to change (``p.orders`` must be owned)."""
     order = p.orders[index] = _copy(p.orders[index], spots=list(p.orders[index].spots))
     return order
 
 
-def _working_copy(state: GluckaufState, seat: Seat, action: AnyAction) -> GluckaufState:
-    """The copy ``apply`` changes: as good as a deep copy, at a fraction of its cost.
-
-    A deep copy of the whole table took most of the time of an action. Here everything an
-    action can change is fresh: the piles, the spaces, the bank and the coal supply, a pending
-    draw, shortage or mining action, and the lists of the pit of ``seat`` (only the acting
-    seat's cubes, tiles and orders ever move). Its tiles and orders themselves are still shared
-    with ``state``: the rules never change one in place but replace it by a copy first
-    (:func:`_own_tile`, :func:`_own_order`).
-
-    Another seat changes only when the placement ousts its workers (§6) or when the shift ends
-    (scoring, workers back, §8), which needs every other seat to have placed all its workers
-    already. Only such a seat gets a shallow copy (its numbers change, its lists never); the
-    others, like the options and the Rng, are shared with ``state``: the options never change
-    after setup, and nothing is drawn after setup (§11).
-    """
-    d, sh, m = state.draw, state.shortage, state.mining
-    players = list(state.players)
-    if all(p.supply == 0 for i, p in enumerate(players) if i != seat):
-        players = [_copy(p) for p in players]  # the shift may end
-    elif isinstance(action, PlaceWorker) and (occ := state.occupants.get(action.space)):
-        players[occ.seat] = _copy(players[occ.seat])
-    players[seat] = _copy_pit(state.players[seat])
-    table = _copy(
-        state,
-        players=players,
-        draw=None if d is None else _copy(d, drawn=list(d.drawn), placed=list(d.placed)),
-        shortage=None if sh is None else _copy(sh, carts=list(sh.carts)),
-        mining=None if m is None else _copy(m, tfo_cubes=list(m.tfo_cubes)),
-    )
-    fields = table.__dict__
-    for name in _TABLE_CONTAINERS:
-        fields[name] = fields[name].copy()
-    return table
+# The models apply makes, built from values the rules made (see trusted.py).
+_OCCUPANT = maker(Occupant)
+_OWNED_TILE = maker(OwnedTile)
+_OUTSTANDING = maker(Outstanding)
+_DRAW_STATE = maker(DrawState)
+_SHORTAGE_STATE = maker(ShortageState)
+_MINING_STATE = maker(MiningState)
+_ORDER_DRAFTED = shared(ev.OrderDrafted, "seat", "card")
+_ORDER_SPACES_FILLED = maker(ev.OrderSpacesFilled)
+_WORKER_PLACED = shared(ev.WorkerPlaced, "seat", "space", "count", "ousted_seat", "ousted_count")
+_WORKER_PLACED_ALONE = shared(ev.WorkerPlaced, "seat", "space", "count")
+_TILE_BOUGHT = maker(ev.TileBought)
+_COAL_SUBSTITUTED = shared(ev.CoalSubstituted, "seat", "tile", "colour")
+_ITEMS_DRAWN = shared(ev.ItemsDrawn, "seat", "kind", "count")
+_ITEMS_SEEN = maker(ev.ItemsSeen)
+_ITEM_KEPT = shared(ev.ItemKept, "seat", "kind", "item")
+_ITEMS_RETURNED = shared(ev.ItemsReturned, "seat", "kind", "count", "end")
+_ITEMS_RETURNED_PRIVATELY = maker(ev.ItemsReturnedPrivately)
+_MONEY_GAINED = shared(ev.MoneyGained, "seat", "amount")
+_ORDER_TAKEN = shared(ev.OrderTaken, "seat", "space", "card")
+_MINING_STARTED = shared(ev.MiningStarted, "seat", "steps")
+_CAGE_MOVED = shared(ev.CageMoved, "seat", "from_level", "to_level", "steps_left")
+_CUBE_LOADED = shared(ev.CubeLoaded, "seat", "level", "colour", "steps_left")
+_CUBE_UNLOADED = shared(ev.CubeUnloaded, "seat", "order", "colour", "steps_left")
+_CUBE_STORED = shared(ev.CubeStored, "seat", "colour", "steps_left")
+_STORED_CUBE_PLACED = shared(ev.StoredCubePlaced, "seat", "order", "colour", "steps_left")
+_TWO_FOR_ONE_STARTED = shared(ev.TwoForOneStarted, "seat", "order", "colour")
+_CUBE_ADDED = shared(ev.CubeAdded, "seat", "source", "colour", "steps_left")
+_MINING_ENDED = shared(ev.MiningEnded, "seat", "steps_lost")
+_ORDERS_DELIVERED = maker(ev.OrdersDelivered)
+_SPACE_REFILLED = shared(ev.SpaceRefilled, "space", "item")
+_SHIFT_STARTED = shared(ev.ShiftStarted, "shift", "starting_player")
 
 
 def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
-    if isinstance(action, DraftOrder):
-        _draft(s, seat, action.card, events)
-    elif isinstance(action, PlaceWorker):
-        _place(s, seat, action.space, events)
-    elif isinstance(action, ChooseCoal):
-        _choose_coal(s, seat, action.colour, events)
-    elif isinstance(action, KeepItem):
-        _keep(s, seat, action.item, events)
-    elif isinstance(action, ChooseEnd):
-        _under_way(s.draw, "the draw-5").end = action.end
-        _after_end(s, seat, events)
-    elif isinstance(action, ReturnItem):
-        _under_way(s.draw, "the draw-5").placed.append(action.item)
-        _after_end(s, seat, events)
-    else:
-        _mine_step(s, seat, action, events)
+    kind = type(action)
+    handler = _HANDLERS.get(kind)
+    if handler is None:  # a look-alike (a subclass) is handled as its action
+        handler = next(_HANDLERS[c] for c in kind.__mro__ if c in _HANDLERS)
+    handler(s, seat, action, events)
+
+
+# A look-up by type rather than a chain of isinstance checks: every failed check of a pydantic
+# model class goes through ABCMeta and costs as much as a whole simple step of the rules.
+
+
+def _on_place(s: GluckaufState, seat: Seat, action: PlaceWorker, events: list[Event]) -> None:
+    _place(s, seat, action.space, events)
+
+
+def _on_draft(s: GluckaufState, seat: Seat, action: DraftOrder, events: list[Event]) -> None:
+    _draft(s, seat, action.card, events)
+
+
+def _on_coal(s: GluckaufState, seat: Seat, action: ChooseCoal, events: list[Event]) -> None:
+    _choose_coal(s, seat, action.colour, events)
+
+
+def _on_keep(s: GluckaufState, seat: Seat, action: KeepItem, events: list[Event]) -> None:
+    _keep(s, seat, action.item, events)
+
+
+def _on_end(s: GluckaufState, seat: Seat, action: ChooseEnd, events: list[Event]) -> None:
+    put(_own_draw(s), "end", action.end)
+    _after_end(s, seat, events)
+
+
+def _on_return(s: GluckaufState, seat: Seat, action: ReturnItem, events: list[Event]) -> None:
+    _own_draw(s).placed.append(action.item)
+    _after_end(s, seat, events)
 
 
 # ---- draft (§4 steps 8-10)
 
 
 def _draft(s: GluckaufState, seat: Seat, card: int, events: list[Event]) -> None:
-    s.display.remove(card)
-    s.players[seat].orders.append(_new_outstanding(card))
-    events.append(ev.OrderDrafted(seat=seat, card=card))
-    s.draft_picks += 1
+    display: list[int] = _own(s, "display")
+    display.remove(card)
+    _own(_pit(s, seat), "orders").append(_new_outstanding(card))
+    events.append(_ORDER_DRAFTED(seat, card))
+    put(s, "draft_picks", s.draft_picks + 1)
     n = s.n_players
     if s.draft_picks < ORDERS_PER_PLAYER_IN_DRAFT * n:
         # Counter-clockwise from the starting player's right-hand neighbour (decision 19).
-        s.active = (s.start_player - 1 - s.draft_picks) % n
+        put(s, "active", (s.start_player - 1 - s.draft_picks) % n)
         return
+    order_spaces: dict[str, int | None] = _own(s, "order_spaces")
+    deck: list[int] = _own(s, "deck")
     filled: dict[str, int] = {}
-    spaces = list(s.order_spaces)
-    leftover = s.display.pop()
-    s.order_spaces[spaces[0]] = leftover
+    spaces = list(order_spaces)
+    leftover = display.pop()
+    order_spaces[spaces[0]] = leftover
     filled[spaces[0]] = leftover
     for sid in spaces[1:]:
-        if s.deck:
-            card_id = s.deck.pop(0)
-            s.order_spaces[sid] = card_id
+        if deck:
+            card_id = deck.pop(0)
+            order_spaces[sid] = card_id
             filled[sid] = card_id
-    events.append(ev.OrderSpacesFilled(cards=filled))
-    s.phase = "place"
-    s.active = s.start_player
-    events.append(ev.ShiftStarted(shift=1, starting_player=s.start_player))
+    events.append(_ORDER_SPACES_FILLED(cards=filled))
+    put(s, "phase", "place")
+    put(s, "active", s.start_player)
+    events.append(_SHIFT_STARTED(1, s.start_player))
 
 
 def _new_outstanding(card: int) -> Outstanding:
-    return Outstanding(card=card, spots=[[] for _ in ORDERS[card].spots])
+    return _OUTSTANDING(card=card, spots=[[] for _ in ORDERS[card].spots])
 
 
 # ---- placement (§6) and the immediate actions (§7)
 
 
 def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) -> None:
-    p = s.players[seat]
-    s.turns += 1
+    p = _pit(s, seat)
+    put(s, "turns", s.turns + 1)
     if space == "BANK":
-        s.bank[seat] += 1
-        p.supply -= 1
-        events.append(ev.WorkerPlaced(seat=seat, space=space, count=1))
+        _own(s, "bank")[seat] += 1
+        p.__dict__["supply"] -= 1  # supply is always set (a required field): as put would
+        events.append(_WORKER_PLACED_ALONE(seat, space, 1))
     else:
-        occ = s.occupants.get(space)
+        occupants: dict[str, Occupant] = _own(s, "occupants")
+        occ = occupants.get(space)
         count = 1
         ousted_seat: int | None = None
         ousted = 0
         if occ is not None:
             count = occ.count + 1
             ousted_seat, ousted = occ.seat, occ.count
-            s.players[occ.seat].canteen += occ.count
-        s.occupants[space] = Occupant(seat=seat, count=count)
-        p.supply -= count
-        events.append(
-            ev.WorkerPlaced(
-                seat=seat, space=space, count=count, ousted_seat=ousted_seat, ousted_count=ousted
-            )
-        )
+            # The ousted workers go to the canteen (§6): that seat's numbers change too.
+            other = p
+            if occ.seat != seat:
+                other = s.players[occ.seat] = copy(s.players[occ.seat])
+            put(other, "canteen", other.canteen + occ.count)
+        occupants[space] = _OCCUPANT(seat=seat, count=count)
+        p.__dict__["supply"] -= count  # supply is always set (a required field): as put would
+        events.append(_WORKER_PLACED(seat, space, count, ousted_seat, ousted))
     sp = SPACE_BY_ID[space]
-    if space in TILE_SPACES:
-        tile = _under_way(s.factory[space], f"the tile on {space}")
-        s.factory[space] = None
+    if sp.group == "factory" and space != "FACT-DRAW":
+        factory: dict[str, int | None] = _own(s, "factory")
+        tile = factory[space]
+        if tile is None:
+            raise RuntimeError(f"the tile on {space} is missing although the placement is legal")
+        factory[space] = None
         if _buy_tile(s, seat, tile, "end_turn", events):
-            _end_turn(s, events)
+            _end_turn(s, events, owned=("factory",))
     elif space == "FACT-DRAW" or space == "ORDER-DRAW":
         kind: Literal["tile", "order"] = "tile" if space == "FACT-DRAW" else "order"
-        pile = s.stack if kind == "tile" else s.deck
+        pile: list[int] = _own(s, "stack" if kind == "tile" else "deck")
         drawn = pile[:DRAW_SIZE]
         del pile[:DRAW_SIZE]
-        s.draw = DrawState(kind=kind, drawn=drawn)
-        s.phase = "keep"
-        events.append(ev.ItemsDrawn(seat=seat, kind=kind, count=len(drawn)))
+        put(s, "draw", _DRAW_STATE(kind=kind, drawn=drawn))
+        put(s, "phase", "keep")
+        events.append(_ITEMS_DRAWN(seat, kind, len(drawn)))
         events.append(
-            ev.ItemsSeen(seat=seat, kind=kind, items=list(drawn), visible_to=frozenset({seat}))
+            _ITEMS_SEEN(seat=seat, kind=kind, items=list(drawn), visible_to=frozenset({seat}))
         )
     elif sp.group == "mining":
-        s.mining = MiningState(space=space, budget=sp.value)
-        s.phase = "mining"
-        events.append(ev.MiningStarted(seat=seat, steps=sp.value))
+        put(s, "mining", _MINING_STATE(space=space, budget=sp.value))
+        put(s, "phase", "mining")
+        events.append(_MINING_STARTED(seat, sp.value))
     elif sp.group == "delivery":
-        _deliver(s, seat, _under_way(sp.transport, f"the transport of {space}"), events)
+        if sp.transport is None:
+            raise RuntimeError(f"the delivery space {space} has no transport")
+        _deliver(s, seat, sp.transport, events)
         _end_turn(s, events)
     elif sp.group in ("money", "bank"):
-        p.money += sp.value
-        events.append(ev.MoneyGained(seat=seat, amount=sp.value))
+        put(p, "money", p.money + sp.value)
+        events.append(_MONEY_GAINED(seat, sp.value))
         _end_turn(s, events)
     else:
-        card = _under_way(s.order_spaces[space], f"the order card on {space}")
-        s.order_spaces[space] = None
-        p.orders.append(_new_outstanding(card))
-        events.append(ev.OrderTaken(seat=seat, space=space, card=card))
-        _end_turn(s, events)
+        order_spaces: dict[str, int | None] = _own(s, "order_spaces")
+        card = order_spaces[space]
+        if card is None:
+            raise RuntimeError(
+                f"the order card on {space} is missing although the placement is legal"
+            )
+        order_spaces[space] = None
+        _own(p, "orders").append(_new_outstanding(card))
+        events.append(_ORDER_TAKEN(seat, space, card))
+        _end_turn(s, events, owned=("order_spaces",))
 
 
 def _buy_tile(
@@ -783,64 +917,77 @@ def _buy_tile(
     """Pay for ``tile``, put it in the pit and load its carts (§7.1 steps 1-4).
 
     Returns True when done; False when a substitute colour must be chosen first
-    (the phase is then ``choose_coal`` and ``then`` says how to continue).
+    (the phase is then ``choose_coal`` and ``then`` says how to continue). The seat's
+    PlayerState must be owned (:func:`_pit`), its tiles and the coal supply not yet.
     """
     p = s.players[seat]
     t = TILES[tile]
-    p.money -= t.cost
+    put(p, "money", p.money - t.cost)
+    coal: dict[Colour, int] = _own(s, "coal")
     carts: list[Colour | None] = []
     for _ in range(t.carts):
-        if s.coal[t.colour] > 0:
-            s.coal[t.colour] -= 1
+        if coal[t.colour] > 0:
+            coal[t.colour] -= 1
             carts.append(t.colour)
         else:
             carts.append(None)
-    p.tiles.append(OwnedTile(tile=tile, carts=carts))
-    events.append(ev.TileBought(seat=seat, tile=tile, cost=t.cost, cubes=list(carts)))
-    missing = [i for i, c in enumerate(carts) if c is None]
-    if not missing:
+    tiles: list[OwnedTile] = _own(p, "tiles")
+    tiles.append(_OWNED_TILE(tile=tile, carts=carts))
+    events.append(_TILE_BOUGHT(seat=seat, tile=tile, cost=t.cost, cubes=list(carts)))
+    if None not in carts:
         return True
-    s.shortage = ShortageState(tile_index=len(p.tiles) - 1, carts=missing, then=then)
+    missing = [i for i, c in enumerate(carts) if c is None]
+    put(s, "shortage", _SHORTAGE_STATE(tile_index=len(tiles) - 1, carts=missing, then=then))
     return _resolve_shortage(s, seat, events)
 
 
 def _resolve_shortage(s: GluckaufState, seat: Seat, events: list[Event]) -> bool:
-    """Place forced substitutes; stop and ask when two or more colours remain (decision 29)."""
+    """Place forced substitutes; stop and ask when two or more colours remain (decision 29).
+
+    The shortage, the seat's PlayerState and tiles and the coal supply must be owned.
+    """
     sh = _under_way(s.shortage, "the supply shortage")
     owned = _own_tile(s.players[seat], sh.tile_index)
+    coal = s.coal
     while sh.carts:
-        available = [c for c in COLOURS if s.coal[c] > 0]
+        available = [c for c in COLOURS if coal[c] > 0]
         if len(available) >= 2:
-            s.phase = "choose_coal"
+            put(s, "phase", "choose_coal")
             return False
         cart = sh.carts.pop(0)
         colour = available[0] if available else None
         if colour is not None:
-            s.coal[colour] -= 1
+            coal[colour] -= 1
             owned.carts[cart] = colour
-        events.append(ev.CoalSubstituted(seat=seat, tile=owned.tile, colour=colour))
-    s.shortage = None
+        events.append(_COAL_SUBSTITUTED(seat, owned.tile, colour))
+    put(s, "shortage", None)
     return True
 
 
 def _choose_coal(s: GluckaufState, seat: Seat, colour: Colour, events: list[Event]) -> None:
-    sh = _under_way(s.shortage, "the supply shortage")
-    owned = _own_tile(s.players[seat], sh.tile_index)
+    shortage = _under_way(s.shortage, "the supply shortage")
+    sh = s.__dict__["shortage"] = _copy(shortage, carts=list(shortage.carts))
+    p = _pit(s, seat)
+    _own(p, "tiles")
+    coal: dict[Colour, int] = _own(s, "coal")
+    owned = _own_tile(p, sh.tile_index)
     cart = sh.carts.pop(0)
-    s.coal[colour] -= 1
+    coal[colour] -= 1
     owned.carts[cart] = colour
-    events.append(ev.CoalSubstituted(seat=seat, tile=owned.tile, colour=colour))
+    events.append(_COAL_SUBSTITUTED(seat, owned.tile, colour))
     then = sh.then
     if _resolve_shortage(s, seat, events):
         if then == "end_turn":
             _end_turn(s, events)
         else:
+            _own_draw(s)
             _after_keep(s, seat, events)
 
 
 def _deliver(s: GluckaufState, seat: Seat, transport: Transport, events: list[Event]) -> None:
     """§7.4: every complete order of ``transport`` is delivered at once (decision 14)."""
     p = s.players[seat]
+    coal: dict[Colour, int] = _own(s, "coal")
     delivered: list[int] = []
     keep: list[Outstanding] = []
     vp = 0
@@ -850,58 +997,63 @@ def _deliver(s: GluckaufState, seat: Seat, transport: Transport, events: list[Ev
             vp += ORDERS[o.card].vp
             for cubes in o.spots:
                 for c in cubes:
-                    s.coal[c] += 1
+                    coal[c] += 1
         else:
             keep.append(o)
-    p.orders = keep
-    p.delivered.extend(delivered)
-    p.vp += vp
-    events.append(ev.OrdersDelivered(seat=seat, transport=transport, cards=delivered, vp=vp))
+    put(p, "orders", keep)
+    _own(p, "delivered").extend(delivered)
+    put(p, "vp", p.vp + vp)
+    events.append(_ORDERS_DELIVERED(seat=seat, transport=transport, cards=list(delivered), vp=vp))
 
 
 # ---- draw-5 (§7.2, §7.8)
 
 
 def _keep(s: GluckaufState, seat: Seat, item: int | None, events: list[Event]) -> None:
-    d = _under_way(s.draw, "the draw-5")
-    d.kept = item
-    d.kept_chosen = True
-    events.append(ev.ItemKept(seat=seat, kind=d.kind, item=item))
+    d = _own_draw(s)
+    put(d, "kept", item)
+    put(d, "kept_chosen", True)
+    events.append(_ITEM_KEPT(seat, d.kind, item))
     if item is not None:
+        p = _pit(s, seat)
         if d.kind == "tile":
             if not _buy_tile(s, seat, item, "draw", events):
                 return
         else:
-            s.players[seat].orders.append(_new_outstanding(item))
+            _own(p, "orders").append(_new_outstanding(item))
     _after_keep(s, seat, events)
 
 
 def _after_keep(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
+    """The draw-5 after the keep; the draw must be owned (:func:`_own_draw`)."""
     d = _under_way(s.draw, "the draw-5")
     rest = [i for i in d.drawn if i != d.kept]
     pile = s.stack if d.kind == "tile" else s.deck
     if rest and pile:
-        s.phase = "choose_end"
+        put(s, "phase", "choose_end")
         return
     _after_end(s, seat, events)
 
 
 def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
+    """The draw-5 once the end is known; the draw must be owned (:func:`_own_draw`)."""
     unplaced = _unplaced(s)
     if len(unplaced) >= 2:
-        s.phase = "return"
+        put(s, "phase", "return")
         return
     d = _under_way(s.draw, "the draw-5")
     d.placed.extend(unplaced)
-    pile = s.stack if d.kind == "tile" else s.deck
+    owned: tuple[str, ...] = ()
     if d.placed:
+        owned = ("stack",) if d.kind == "tile" else ("deck",)
+        pile: list[int] = _own(s, owned[0])
         if d.end == "bottom":
             pile.extend(d.placed)
         else:
             pile[:0] = d.placed
-        events.append(ev.ItemsReturned(seat=seat, kind=d.kind, count=len(d.placed), end=d.end))
+        events.append(_ITEMS_RETURNED(seat, d.kind, len(d.placed), d.end))
         events.append(
-            ev.ItemsReturnedPrivately(
+            _ITEMS_RETURNED_PRIVATELY(
                 seat=seat,
                 kind=d.kind,
                 items=list(d.placed),
@@ -909,89 +1061,168 @@ def _after_end(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
                 visible_to=frozenset({seat}),
             )
         )
-    s.draw = None
-    _end_turn(s, events)
+    put(s, "draw", None)
+    _end_turn(s, events, owned)
 
 
 # ---- mining (§7.3)
 
 
-def _mine_step(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Event]) -> None:
-    m = _under_way(s.mining, "the mining action")
-    p = s.players[seat]
-    if isinstance(action, StopMining):
+def _stop_mining(s: GluckaufState, seat: Seat, action: StopMining, events: list[Event]) -> None:
+    _end_mining(s, seat, events)
+
+
+def _start_two_for_one(
+    s: GluckaufState, seat: Seat, action: StartTwoForOne, events: list[Event]
+) -> None:
+    m = s.__dict__["mining"] = copy(_under_way(s.mining, "the mining action"))
+    put(m, "tfo_order", action.order)
+    put(m, "tfo_colour", action.colour)
+    put(m, "tfo_cubes", [])
+    put(s, "phase", "two_for_one")
+    events.append(_TWO_FOR_ONE_STARTED(seat, action.order, action.colour))
+
+
+def _mine_step(s: GluckaufState, seat: Seat, action: Any, events: list[Event]) -> None:
+    """A step that costs one of the mining action's steps (§7.3)."""
+    m = s.__dict__["mining"] = copy(_under_way(s.mining, "the mining action"))
+    budget = m.budget - 1
+    put(m, "budget", budget)
+    p = _pit(s, seat)
+    kind = type(action)
+    step = _STEPS.get(kind)
+    if step is None:  # a look-alike (a subclass) is taken as its action
+        step = next(_STEPS[c] for c in kind.__mro__ if c in _STEPS)
+    step(s, seat, m, p, action, events)
+    if budget == 0 and s.phase == "mining":
         _end_mining(s, seat, events)
-        return
-    if isinstance(action, StartTwoForOne):
-        m.tfo_order, m.tfo_colour, m.tfo_cubes = action.order, action.colour, []
-        s.phase = "two_for_one"
-        events.append(ev.TwoForOneStarted(seat=seat, order=action.order, colour=action.colour))
-        return
-    m.budget -= 1
-    if isinstance(action, MoveCage):
-        events.append(
-            ev.CageMoved(
-                seat=seat, from_level=p.cage_level, to_level=action.level, steps_left=m.budget
-            )
-        )
-        p.cage_level = action.level
-    elif isinstance(action, LoadCube):
-        _take_from_cart(p, p.cage_level, action.colour)
-        _add_sorted(p.cage, action.colour)
-        events.append(
-            ev.CubeLoaded(seat=seat, level=p.cage_level, colour=action.colour, steps_left=m.budget)
-        )
-    elif isinstance(action, UnloadCube):
-        p.cage.remove(action.colour)
-        _fill_spot(p, action.order, action.colour, [action.colour])
-        events.append(
-            ev.CubeUnloaded(
-                seat=seat, order=action.order, colour=action.colour, steps_left=m.budget
-            )
-        )
-    elif isinstance(action, StoreCube):
-        p.cage.remove(action.colour)
-        _add_sorted(p.storage, action.colour)
-        events.append(ev.CubeStored(seat=seat, colour=action.colour, steps_left=m.budget))
-    elif isinstance(action, PlaceStoredCube):
-        p.storage.remove(action.colour)
-        _fill_spot(p, action.order, action.colour, [action.colour])
-        events.append(
-            ev.StoredCubePlaced(
-                seat=seat, order=action.order, colour=action.colour, steps_left=m.budget
-            )
-        )
-    elif isinstance(action, AddCube):
-        (p.cage if action.source == "cage" else p.storage).remove(action.colour)
-        m.tfo_cubes.append(action.colour)
-        events.append(
-            ev.CubeAdded(seat=seat, source=action.source, colour=action.colour, steps_left=m.budget)
-        )
-        if len(m.tfo_cubes) == 2:
-            order = _under_way(m.tfo_order, "the order of the two-for-one")
-            spot_colour: Colour = _under_way(m.tfo_colour, "the colour of the two-for-one")
-            _fill_spot(p, order, spot_colour, list(m.tfo_cubes))
-            m.tfo_order, m.tfo_colour, m.tfo_cubes = None, None, []
-            s.phase = "mining"
-    if m.budget == 0 and s.phase == "mining":
-        _end_mining(s, seat, events)
+
+
+def _move_cage(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: MoveCage,
+    events: list[Event],
+) -> None:
+    events.append(_CAGE_MOVED(seat, p.cage_level, action.level, m.budget))
+    put(p, "cage_level", action.level)
+
+
+def _load_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: LoadCube,
+    events: list[Event],
+) -> None:
+    _take_from_cart(p, p.cage_level, action.colour)
+    _add_sorted(_own(p, "cage"), action.colour)
+    events.append(_CUBE_LOADED(seat, p.cage_level, action.colour, m.budget))
+
+
+def _unload_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: UnloadCube,
+    events: list[Event],
+) -> None:
+    _own(p, "cage").remove(action.colour)
+    _fill_spot(p, action.order, action.colour, [action.colour])
+    events.append(_CUBE_UNLOADED(seat, action.order, action.colour, m.budget))
+
+
+def _store_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: StoreCube,
+    events: list[Event],
+) -> None:
+    _own(p, "cage").remove(action.colour)
+    _add_sorted(_own(p, "storage"), action.colour)
+    events.append(_CUBE_STORED(seat, action.colour, m.budget))
+
+
+def _place_stored_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: PlaceStoredCube,
+    events: list[Event],
+) -> None:
+    _own(p, "storage").remove(action.colour)
+    _fill_spot(p, action.order, action.colour, [action.colour])
+    events.append(_STORED_CUBE_PLACED(seat, action.order, action.colour, m.budget))
+
+
+def _add_cube(
+    s: GluckaufState,
+    seat: Seat,
+    m: MiningState,
+    p: PlayerState,
+    action: AddCube,
+    events: list[Event],
+) -> None:
+    _own(p, "cage" if action.source == "cage" else "storage").remove(action.colour)
+    _own(m, "tfo_cubes").append(action.colour)
+    events.append(_CUBE_ADDED(seat, action.source, action.colour, m.budget))
+    if len(m.tfo_cubes) == 2:
+        order = _under_way(m.tfo_order, "the order of the two-for-one")
+        spot_colour: Colour = _under_way(m.tfo_colour, "the colour of the two-for-one")
+        _fill_spot(p, order, spot_colour, list(m.tfo_cubes))
+        put(m, "tfo_order", None)
+        put(m, "tfo_colour", None)
+        put(m, "tfo_cubes", [])
+        put(s, "phase", "mining")
+
+
+_STEPS: dict[type, Callable[..., None]] = {
+    MoveCage: _move_cage,
+    LoadCube: _load_cube,
+    UnloadCube: _unload_cube,
+    StoreCube: _store_cube,
+    PlaceStoredCube: _place_stored_cube,
+    AddCube: _add_cube,
+}
+_HANDLERS: dict[type, Callable[..., None]] = {
+    PlaceWorker: _on_place,
+    DraftOrder: _on_draft,
+    ChooseCoal: _on_coal,
+    KeepItem: _on_keep,
+    ChooseEnd: _on_end,
+    ReturnItem: _on_return,
+    StopMining: _stop_mining,
+    StartTwoForOne: _start_two_for_one,
+    **dict.fromkeys(_STEPS, _mine_step),
+}
 
 
 def _add_sorted(cubes: list[Colour], colour: Colour) -> None:
     cubes.append(colour)
-    cubes.sort(key=COLOURS.index)
+    cubes.sort(key=_COLOUR_RANK.__getitem__)
+
+
+_COLOUR_RANK: dict[Colour, int] = {c: i for i, c in enumerate(COLOURS)}
 
 
 def _take_from_cart(p: PlayerState, level: int, colour: Colour) -> None:
     """Empty the first cart on ``level`` holding ``colour``, in pit order (decision 30)."""
     if p.printed[level - 1] == colour:
-        p.printed[level - 1] = None
+        _own(p, "printed")[level - 1] = None
         return
     for index, owned in enumerate(p.tiles):
         if TILES[owned.tile].level != level:
             continue
         for i, c in enumerate(owned.carts):
             if c == colour:
+                _own(p, "tiles")
                 _own_tile(p, index).carts[i] = None
                 return
     raise RuntimeError(
@@ -1001,6 +1232,7 @@ def _take_from_cart(p: PlayerState, level: int, colour: Colour) -> None:
 
 def _fill_spot(p: PlayerState, card: int, colour: Colour, cubes: list[Colour]) -> None:
     """Fill the leftmost empty spot of ``colour`` on ``card`` with ``cubes``."""
+    _own(p, "orders")
     order = _own_order(p, next(i for i, o in enumerate(p.orders) if o.card == card))
     spots = ORDERS[card].spots
     for i, filled in enumerate(order.spots):
@@ -1012,34 +1244,48 @@ def _fill_spot(p: PlayerState, card: int, colour: Colour, cubes: list[Colour]) -
 
 def _end_mining(s: GluckaufState, seat: Seat, events: list[Event]) -> None:
     m = _under_way(s.mining, "the mining action")
-    events.append(ev.MiningEnded(seat=seat, steps_lost=m.budget))
-    s.mining = None
+    events.append(_MINING_ENDED(seat, m.budget))
+    put(s, "mining", None)
     _end_turn(s, events)
 
 
 # ---- end of turn (§7.9), turn order (§5), shift end (§8), final scoring (§9)
 
 
-def _end_turn(s: GluckaufState, events: list[Event]) -> None:
-    s.phase = "place"
-    s.draw = None
-    s.shortage = None
-    s.mining = None
-    for sid in s.factory:
-        if s.factory[sid] is None and s.stack:
-            tile = s.stack.pop(0)
-            s.factory[sid] = tile
-            events.append(ev.SpaceRefilled(space=sid, item=tile))
-    for sid in s.order_spaces:
-        if s.order_spaces[sid] is None and s.deck:
-            card = s.deck.pop(0)
-            s.order_spaces[sid] = card
-            events.append(ev.SpaceRefilled(space=sid, item=card))
+_TURN_PARTS = ("phase", "draw", "shortage", "mining")
+
+
+def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()) -> None:
+    """End the turn (§7.9, §5); ``owned`` names the containers of ``s`` this action owns already."""
+    # Four assignments (phase, draw, shortage, mining), as put would make them.
+    fields = s.__dict__
+    fields["phase"] = "place"
+    fields["draw"] = fields["shortage"] = fields["mining"] = None
+    s.__pydantic_fields_set__.update(_TURN_PARTS)
+    if s.stack and None in s.factory.values():
+        factory: dict[str, int | None] = s.factory if "factory" in owned else _own(s, "factory")
+        stack: list[int] = s.stack if "stack" in owned else _own(s, "stack")
+        for sid in factory:
+            if factory[sid] is None and stack:
+                tile = stack.pop(0)
+                factory[sid] = tile
+                events.append(_SPACE_REFILLED(sid, tile))
+    if s.deck and None in s.order_spaces.values():
+        order_spaces: dict[str, int | None] = (
+            s.order_spaces if "order_spaces" in owned else _own(s, "order_spaces")
+        )
+        deck: list[int] = s.deck if "deck" in owned else _own(s, "deck")
+        for sid in order_spaces:
+            if order_spaces[sid] is None and deck:
+                card = deck.pop(0)
+                order_spaces[sid] = card
+                events.append(_SPACE_REFILLED(sid, card))
     n = s.n_players
+    players = s.players
     for k in range(1, n + 1):
         seat = (s.active + k) % n
-        if s.players[seat].supply > 0:
-            s.active = seat
+        if players[seat].supply > 0:
+            put(s, "active", seat)
             return
     _end_shift(s, events)
 
@@ -1146,6 +1392,8 @@ def new_starting_player(s: GluckaufState) -> int:
 
 
 def _end_shift(s: GluckaufState, events: list[Event]) -> None:
+    # The scoring and the workers going home change every seat (§8): each gets its own copy.
+    s.__dict__["players"] = [copy(p) for p in s.players]
     score_shift(s, events)
     if s.shift >= SHIFTS:
         final_scoring(s, events)
@@ -1320,10 +1568,154 @@ _PHASE_TYPES: dict[str, frozenset[str]] = {
 }
 
 
+# ---- the quick yes
+#
+# apply asks action_problem about every action it takes, nearly always a legal one taken from
+# legal_actions. These checks answer "legal" for such an action from the same rules, without
+# the work of wording a refusal; when one says no (or knows no answer), _rule_refusal looks
+# again and words why, so every refusal is exactly the one of the full check.
+
+
+def _has_empty_spot(p: PlayerState, card: int, colour: Colour) -> bool:
+    """Whether ``card`` is an outstanding order of ``p`` with an empty ``colour`` spot."""
+    for o in p.orders:
+        if o.card == card:
+            spots = ORDERS[card].spots
+            return any(not cubes and spots[i] == colour for i, cubes in enumerate(o.spots))
+    return False
+
+
+def _ok_place(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    if state.phase != "place":
+        return False
+    entry = _PLACEMENT_BY_SPACE[state.n_players].get(action.space)
+    return entry is not None and entry[0] is action and _placeable(state, p, entry)
+
+
+def _ok_move(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and action.level != p.cage_level
+        and 0 <= action.level < 5
+    )
+
+
+def _ok_load(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    level = p.cage_level
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and level != 0
+        and len(p.cage) < CAGE_CAPACITY
+        and action.colour in _colours_at_level(p, level)
+    )
+
+
+def _ok_unload(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and p.cage_level == 0
+        and action.colour in p.cage
+        and _has_empty_spot(p, action.order, action.colour)
+    )
+
+
+def _ok_store(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and p.cage_level == 0
+        and action.colour in p.cage
+    )
+
+
+def _ok_place_stored(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return (
+        state.phase == "mining"
+        and state.mining is not None
+        and action.colour in p.storage
+        and _has_empty_spot(p, action.order, action.colour)
+    )
+
+
+def _ok_two_for_one(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    m = state.mining
+    return (
+        state.phase == "mining"
+        and m is not None
+        and _has_empty_spot(p, action.order, action.colour)
+        and _two_for_one_possible(m, p)
+    )
+
+
+def _ok_add(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    if state.phase != "two_for_one" or state.mining is None:
+        return False
+    if action.source == "cage":
+        return p.cage_level == 0 and action.colour in p.cage
+    return bool(action.colour in p.storage)
+
+
+def _ok_stop(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    m = state.mining
+    return state.phase == "mining" and m is not None and m.tfo_order is None
+
+
+def _ok_draft(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return state.phase == "draft" and action.card in state.display
+
+
+def _ok_coal(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return state.phase == "choose_coal" and state.coal[action.colour] > 0
+
+
+def _ok_keep(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    d = state.draw
+    if state.phase != "keep" or d is None:
+        return False
+    item = action.item
+    if item is None:
+        return True
+    return item in d.drawn and (_TILE_COST[item] if d.kind == "tile" else 0) <= p.money
+
+
+def _ok_end(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return state.phase == "choose_end" and action.end in ("top", "bottom")
+
+
+def _ok_return(state: GluckaufState, p: PlayerState, action: Any) -> bool:
+    return state.phase == "return" and state.draw is not None and action.item in _unplaced(state)
+
+
+# By the exact type: a look-alike (a subclass) gets the full check.
+_QUICK_YES: dict[type, Any] = {
+    PlaceWorker: _ok_place,
+    MoveCage: _ok_move,
+    LoadCube: _ok_load,
+    UnloadCube: _ok_unload,
+    StoreCube: _ok_store,
+    PlaceStoredCube: _ok_place_stored,
+    StartTwoForOne: _ok_two_for_one,
+    AddCube: _ok_add,
+    StopMining: _ok_stop,
+    DraftOrder: _ok_draft,
+    ChooseCoal: _ok_coal,
+    KeepItem: _ok_keep,
+    ChooseEnd: _ok_end,
+    ReturnItem: _ok_return,
+}
+
+
 def action_problem(state: GluckaufState, seat: Seat, action: AnyAction) -> RulesError | None:
     """Why ``seat`` may not take ``action`` now, as the error :func:`apply` raises; None if
     it may. The one legality check of Glück Auf: :func:`legal_actions` lists what it accepts.
     """
+    if seat == state.active:
+        quick = _QUICK_YES.get(type(action))
+        if quick is not None and quick(state, state.players[seat], action):
+            return None
     if not isinstance(action, _ACTION_TYPES):
         return IllegalAction(
             f"cannot apply {action!r}: it is not a Glück Auf action (§11a)",

@@ -23,12 +23,14 @@ from .data import (
     TILES,
     Colour,
     Side,
+    Space,
     SpaceId,
     Transport,
     categories_for_shift,
     open_spaces,
 )
-from .rules import GluckaufState, Phase, empty_carts_by_colour, workers_needed
+from .rules import GluckaufState, Phase, empty_carts_by_colour
+from .trusted import maker
 
 
 class _V(BaseModel):
@@ -188,19 +190,87 @@ class GluckaufView(_V):
     tiebreak: str
 
 
-def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
-    """Return what ``seat`` (None = spectator) may see, per §10.
+# A view is made of about seventy models, all from values the state already holds valid: they
+# are made without validation (see trusted.py), which cost most of a view's time, and a space,
+# a pit's tile or an order that looks the same as in an earlier view is that earlier view's
+# frozen model (as the catalogue entries are shared); nobody changes a view in place.
+_PIT_TILE_VIEW = maker(PitTileView)
+_OUTSTANDING_VIEW = maker(OutstandingView)
+_PLAYER_VIEW = maker(PlayerView)
+_DRAW_VIEW = maker(DrawView)
+_MINING_VIEW = maker(MiningView)
+_SHORTAGE_VIEW = maker(ShortageView)
+_FINAL_VIEW = maker(FinalView)
+_GLUCKAUF_VIEW = maker(GluckaufView)
+_SPACE_VIEWS: dict[tuple[Any, ...], SpaceView] = {}
+_SPACE_VIEW = maker(SpaceView)
+_LOCKED_SPACES: dict[int, tuple[SpaceId, ...]] = {
+    n: tuple(sp.id for sp in SPACES if not sp.open_for(n)) for n in (2, 3, 4)
+}
+_SCORED_CATEGORIES: dict[int, tuple[int, ...]] = {
+    shift: tuple(c.number for c in categories_for_shift(shift)) for shift in (1, 2, 3)
+}
+_TILE_IS_LIGHT: tuple[bool, ...] = tuple(t.side == "light" for t in TILES)
 
-    The players and spaces are given as plain data, which the one validation of the
-    :class:`GluckaufView` turns into their models: about seventy models each validated on its
-    own took most of the time of a view.
-    """
-    players: list[dict[str, Any]] = []
+
+def _space_view(
+    sp: Space, occupant: int | None, workers: int, needed: int, tile: int | None, card: int | None
+) -> SpaceView:
+    key = (sp.id, occupant, workers, needed, tile, card)
+    made = _SPACE_VIEWS.get(key)
+    if made is None:
+        made = _SPACE_VIEW(
+            id=sp.id,
+            group=sp.group,
+            value=sp.value,
+            occupant=occupant,
+            workers=workers,
+            workers_needed=needed,
+            tile=tile_info(tile) if tile is not None else None,
+            order=order_info(card) if card is not None else None,
+        )
+        if len(_SPACE_VIEWS) < 100_000:  # spaces x occupants x workers x tiles or cards
+            _SPACE_VIEWS[key] = made
+    return made
+
+
+_PIT_TILE_VIEWS: dict[tuple[Any, ...], PitTileView] = {}
+_OUTSTANDING_VIEWS: dict[tuple[Any, ...], OutstandingView] = {}
+
+
+def _pit_tile_view(tile: int, carts: list[Colour | None]) -> PitTileView:
+    """The frozen view of a pit's tile, shared by every view that shows it the same."""
+    key = (tile, *carts)
+    made = _PIT_TILE_VIEWS.get(key)
+    if made is None:
+        made = _PIT_TILE_VIEW(tile=_TILE_INFOS[tile], carts=list(carts))
+        if len(_PIT_TILE_VIEWS) < 10_000:  # 48 tiles x their carts' contents
+            _PIT_TILE_VIEWS[key] = made
+    return made
+
+
+def _outstanding_view(card: int, spots: list[list[Colour]]) -> OutstandingView:
+    """The frozen view of an outstanding order, shared by every view that shows it the same."""
+    key = (card, *map(tuple, spots))
+    made = _OUTSTANDING_VIEWS.get(key)
+    if made is None:
+        made = _OUTSTANDING_VIEW(
+            order=_ORDER_INFOS[card], spots=[list(x) for x in spots], complete=all(spots)
+        )
+        if len(_OUTSTANDING_VIEWS) < 100_000:  # 44 cards x the cubes on their spots
+            _OUTSTANDING_VIEWS[key] = made
+    return made
+
+
+def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
+    """Return what ``seat`` (None = spectator) may see, per §10."""
+    over = state.phase == "over"
+    players: list[PlayerView] = []
     for i, p in enumerate(state.players):
-        light = sum(1 for t in p.tiles if TILES[t.tile].side == "light")
-        show_delivered = state.options.delivered_visible or seat == i or state.phase == "over"
+        light = sum(1 for t in p.tiles if _TILE_IS_LIGHT[t.tile])
+        show_delivered = state.options.delivered_visible or seat == i or over
         players.append(
-            dict(
+            _PLAYER_VIEW(
                 seat=i,
                 supply=p.supply,
                 canteen=p.canteen,
@@ -210,39 +280,30 @@ def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
                 cage=list(p.cage),
                 storage=list(p.storage),
                 printed_carts=list(p.printed),
-                tiles=[dict(tile=tile_info(t.tile), carts=list(t.carts)) for t in p.tiles],
+                tiles=[_pit_tile_view(t.tile, t.carts) for t in p.tiles],
                 light_tiles=light,
                 dark_tiles=len(p.tiles) - light,
                 empty_carts=empty_carts_by_colour(p),
-                orders=[
-                    dict(
-                        order=order_info(o.card),
-                        spots=[list(x) for x in o.spots],
-                        complete=all(o.spots),
-                    )
-                    for o in p.orders
-                ],
+                orders=[_outstanding_view(o.card, o.spots) for o in p.orders],
                 delivered_count=len(p.delivered),
-                delivered=[order_info(c) for c in p.delivered] if show_delivered else None,
+                delivered=[_ORDER_INFOS[c] for c in p.delivered] if show_delivered else None,
             )
         )
-    spaces: list[dict[str, Any]] = []
+    occupants, factory, order_spaces = state.occupants, state.factory, state.order_spaces
+    spaces: list[SpaceView] = []
     for sp in open_spaces(state.n_players):
-        occ = state.occupants.get(sp.id)
-        tile = state.factory.get(sp.id)
-        card = state.order_spaces.get(sp.id)
-        spaces.append(
-            dict(
-                id=sp.id,
-                group=sp.group,
-                value=sp.value,
-                occupant=None if occ is None or sp.id == "BANK" else occ.seat,
-                workers=sum(state.bank) if sp.id == "BANK" else (occ.count if occ else 0),
-                workers_needed=workers_needed(state, sp.id),
-                tile=tile_info(tile) if tile is not None else None,
-                order=order_info(card) if card is not None else None,
+        sid = sp.id
+        occ = occupants.get(sid)
+        if sid == "BANK":
+            spaces.append(_space_view(sp, None, sum(state.bank), 1, None, None))
+        elif occ is None:
+            spaces.append(_space_view(sp, None, 0, 1, factory.get(sid), order_spaces.get(sid)))
+        else:
+            spaces.append(
+                _space_view(
+                    sp, occ.seat, occ.count, occ.count + 1, factory.get(sid), order_spaces.get(sid)
+                )
             )
-        )
     draw_view = None
     d = state.draw
     if d is not None:
@@ -253,7 +314,7 @@ def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
         drawn: list[TileInfo | OrderInfo] | None = None
         if acting:
             drawn = [tile_info(i) if d.kind == "tile" else order_info(i) for i in d.drawn]
-        draw_view = DrawView(
+        draw_view = _DRAW_VIEW(
             kind=d.kind,
             count=len(d.drawn),
             kept_chosen=d.kept_chosen,
@@ -266,7 +327,7 @@ def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
     m = state.mining
     mining_view = None
     if m is not None:
-        mining_view = MiningView(
+        mining_view = _MINING_VIEW(
             space=m.space,
             steps_left=m.budget,
             two_for_one_order=m.tfo_order,
@@ -276,36 +337,33 @@ def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
     shortage_view = None
     if state.shortage is not None:
         owned = state.players[state.active].tiles[state.shortage.tile_index]
-        shortage_view = ShortageView(
+        shortage_view = _SHORTAGE_VIEW(
             tile=tile_info(owned.tile), carts_waiting=len(state.shortage.carts)
         )
-    over = state.phase == "over"
-    final = [FinalView(**f.model_dump()) for f in state.final] if state.final else None
-    return GluckaufView.model_validate(
-        dict(
-            viewer=seat,
-            n_players=state.n_players,
-            phase=state.phase,
-            shift=state.shift,
-            scored_categories=[c.number for c in categories_for_shift(state.shift)],
-            starting_player=state.start_player,
-            active=None if over else state.active,
-            to_act=[] if over else [state.active],
-            delivered_visible=state.options.delivered_visible,
-            spaces=spaces,
-            locked_spaces=[sp.id for sp in SPACES if not sp.open_for(state.n_players)],
-            bank=list(state.bank),
-            stack_size=len(state.stack),
-            deck_size=len(state.deck),
-            coal_supply=dict(state.coal),
-            draft_display=[order_info(c) for c in state.display],
-            players=players,
-            draw=draw_view,
-            mining=mining_view,
-            shortage=shortage_view,
-            final=final,
-            tiebreak=state.tiebreak,
-        )
+    final = [_FINAL_VIEW(**f.model_dump()) for f in state.final] if state.final else None
+    return _GLUCKAUF_VIEW(
+        viewer=seat,
+        n_players=state.n_players,
+        phase=state.phase,
+        shift=state.shift,
+        scored_categories=list(_SCORED_CATEGORIES[state.shift]),
+        starting_player=state.start_player,
+        active=None if over else state.active,
+        to_act=[] if over else [state.active],
+        delivered_visible=state.options.delivered_visible,
+        spaces=spaces,
+        locked_spaces=list(_LOCKED_SPACES[state.n_players]),
+        bank=list(state.bank),
+        stack_size=len(state.stack),
+        deck_size=len(state.deck),
+        coal_supply=dict(state.coal),
+        draft_display=[_ORDER_INFOS[c] for c in state.display],
+        players=players,
+        draw=draw_view,
+        mining=mining_view,
+        shortage=shortage_view,
+        final=final,
+        tiebreak=state.tiebreak,
     )
 
 

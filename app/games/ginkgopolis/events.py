@@ -7,58 +7,11 @@ restricted to that seat; public events carry only what §13 makes public.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.games.base import Event
-
-M = TypeVar("M", bound=BaseModel)
-
-_new = object.__new__
-_set_attribute = object.__setattr__
-# The slots every pydantic model has besides its __dict__, set as model_construct sets them.
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
-_TEMPLATES: dict[type[BaseModel], tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
-
-
-def _template(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
-    """Every field of ``cls`` in declared order with its default (None when required), and
-    the fields whose default comes from a factory."""
-    values: dict[str, Any] = {}
-    factories: list[tuple[str, Any]] = []
-    for name, field in cls.model_fields.items():
-        if field.alias is not None and field.alias != name:
-            raise TypeError(f"{cls.__name__}.{name} has an alias: build it validated")
-        values[name] = None if field.is_required() or field.default_factory else field.default
-        if field.default_factory is not None:
-            factories.append((name, field.default_factory))
-    _TEMPLATES[cls] = template = (values, tuple(factories))
-    return template
-
-
-def trusted(cls: type[M], /, **fields: Any) -> M:
-    """``cls(**fields)`` without validating ``fields``, for values the engine built itself
-    that already have their fields' types (a tuple for a tuple, a frozenset for a frozenset).
-
-    The model is the one validation would give: the same ``__dict__`` in field order, the
-    defaults for what is left out, the same fields set, so every dump, comparison and
-    ``repr`` is the same. A game makes about 1,400 events and queued steps; validating
-    values it has just computed was a large part of its cost.
-    """
-    values, factories = _TEMPLATES.get(cls) or _template(cls)
-    d = {**values, **fields}
-    for name, factory in factories:
-        if name not in fields:
-            d[name] = factory()
-    new = _new(cls)
-    _set_attribute(new, "__dict__", d)
-    _set_fields_set(new, set(fields))
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
 
 
 class NeighbourBuilding(BaseModel):

@@ -33,6 +33,7 @@ from app.games.base import (
     Seat,
     rank_by_score,
 )
+from app.games.trusted import trusted
 
 from . import data as D
 from .actions import (
@@ -76,7 +77,6 @@ from .events import (
     TilesReceived,
     TileSupplyExhausted,
     TokenMoved,
-    trusted,
 )
 
 Cell: TypeAlias = tuple[int, int]

@@ -7,9 +7,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.games.base import Seat
+from app.games.trusted import trusted
 
 from . import data as D
-from .events import trusted
 from .rules import (
     Building,
     Cell,

@@ -31,6 +31,7 @@ from app.games.base import (
     Seat,
     rank_by_score,
 )
+from app.games.trusted import copy, maker, put, shared
 
 from . import events as ev
 from .actions import (
@@ -76,7 +77,6 @@ from .data import (
     categories_for_shift,
     open_spaces,
 )
-from .trusted import copy, maker, put, shared
 
 Phase: TypeAlias = Literal[
     "draft",

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from app.games.base import Seat
+from app.games.trusted import maker
 
 from .data import (
     ORDERS,
@@ -30,7 +31,6 @@ from .data import (
     open_spaces,
 )
 from .rules import GluckaufState, Phase, empty_carts_by_colour
-from .trusted import maker
 
 
 class _V(BaseModel):

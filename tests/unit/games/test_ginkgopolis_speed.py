@@ -13,8 +13,8 @@ import pytest
 from pydantic import BaseModel
 
 from app.games.ginkgopolis import ENGINE
-from app.games.ginkgopolis.events import trusted
 from app.games.ginkgopolis.rules import Plan, Step, _fork, _plan, clone
+from app.games.trusted import trusted
 from tests.unit.games.event_samples_ginkgopolis import SAMPLES
 
 

@@ -16,7 +16,7 @@ from app.games.gluckauf.rules import (
     OwnedTile,
     ShortageState,
 )
-from app.games.gluckauf.trusted import copy, maker, put
+from app.games.trusted import copy, maker, put
 from tests.unit.games.event_samples_gluckauf import SAMPLES
 
 

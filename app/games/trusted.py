@@ -1,11 +1,12 @@
-"""Pydantic models made from values the engine already knows to be valid, without validating.
+"""Pydantic models made from values an engine already knows to be valid, without validating.
 
-``apply`` makes a few models per action (events, an occupant, a pending draw or mining
-action) and copies a few more, all from values the rules produced themselves; pydantic's
-validation and its ``__setattr__`` took a large part of an action's time. What is made here
-cannot be told from what validation would have made: the same ``__dict__`` (same keys in the
-same order, defaults filled in), the same fields marked as set, no extra fields, no private
-attributes. tests/unit/games/test_gluckauf_trusted.py holds each maker to the validated model.
+An ``apply`` makes models (events, queued steps, parts of the state) and copies others, all
+from values the rules produced themselves; pydantic's validation and its ``__setattr__``
+took a large part of an action's time (a Glück Auf action makes a few, a Ginkgopolis game
+some 1,400). What is made here cannot be told from what validation would have made: the same
+``__dict__`` (same keys in the same order, defaults filled in), the same fields marked as set,
+no extra fields, no private attributes. tests/unit/games/test_gluckauf_trusted.py and
+test_ginkgopolis_speed.py hold each maker to the validated model.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ def maker(cls: type[M]) -> Callable[..., M]:
     """
     if cls.model_config.get("extra") == "allow" or cls.__private_attributes__:
         raise TypeError(f"{cls.__name__} has extra fields or private attributes")
+    if any(
+        info.alias is not None and info.alias != name for name, info in cls.model_fields.items()
+    ):
+        raise TypeError(f"{cls.__name__} has an aliased field: build it validated")
     template: dict[str, Any] = {}
     factories: list[tuple[str, Callable[[], Any]]] = []
     for name, info in cls.model_fields.items():
@@ -69,6 +74,20 @@ def maker(cls: type[M]) -> Callable[..., M]:
         return new
 
     return make
+
+
+_MAKERS: dict[type[BaseModel], Callable[..., Any]] = {}
+
+
+def trusted(cls: type[M], /, **fields: Any) -> M:
+    """``cls(**fields)`` without validating ``fields`` (see :func:`maker`, made once per model
+    class): for values of the fields' own types (a tuple for a tuple, a frozenset for a
+    frozenset) that the engine built itself."""
+    make = _MAKERS.get(cls)
+    if make is None:
+        make = _MAKERS[cls] = maker(cls)
+    made: M = make(**fields)
+    return made
 
 
 def copy(model: M) -> M:

@@ -102,6 +102,12 @@ class Settings(BaseSettings):
     clock_tick_seconds: float = Field(
         default=1.0, gt=0, description="how often turn clocks and absent players are checked"
     )
+    clock_rescan_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="how often the clock keeper looks at every playing table anyway; in "
+        "between it looks only at the tables that changed or whose clock falls due",
+    )
     presence_touch_seconds: float = Field(
         default=15.0,
         gt=0,

@@ -161,6 +161,15 @@ class Settings(BaseSettings):
             "how often the event-loop lag probe wakes (partida_event_loop_lag_seconds); 0 = off"
         ),
     )
+    loop_lag_probe_idle_seconds: float = Field(
+        default=0.1,
+        ge=0,
+        description=(
+            "while the process is idle the lag probe sleeps up to this long instead (each "
+            "wake-up costs CPU); it is back to loop_lag_probe_seconds at the first wake-up "
+            "after work; 0 = always loop_lag_probe_seconds"
+        ),
+    )
     catch_up_limit: int = Field(
         default=200, ge=1, description="missed versions sent as events before a snapshot"
     )

@@ -301,7 +301,10 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         )
         probe = (
             asyncio.create_task(
-                watch_event_loop(settings.loop_lag_probe_seconds), name="loop-lag-probe"
+                watch_event_loop(
+                    settings.loop_lag_probe_seconds, settings.loop_lag_probe_idle_seconds
+                ),
+                name="loop-lag-probe",
             )
             if settings.loop_lag_probe_seconds > 0
             else None

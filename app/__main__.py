@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -11,7 +12,14 @@ import uvicorn
 from app.backup import BackupError, backup, restore
 from app.config import get_settings
 from app.logging import configure_logging
-from app.migrate import upgrade_to_head
+from app.pings import BeatPingProtocol
+
+
+def upgrade_to_head(database_url: str) -> None:
+    # Imported here: the server migrates in a process of its own (see main).
+    from app.migrate import upgrade_to_head as upgrade
+
+    upgrade(database_url)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,15 +65,22 @@ def main(argv: list[str] | None = None) -> int:
     except BackupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    upgrade_to_head(settings.database_url)
     if args.command == "migrate":
+        upgrade_to_head(settings.database_url)
         return 0
+    # The migration runs in a child process (the same settings, from the environment): what
+    # it loads (alembic's runtime, the migration scripts) is never resident in the server.
+    migrated = subprocess.run([sys.executable, "-m", "app", "migrate"], check=False)
+    if migrated.returncode != 0:
+        return migrated.returncode
     uvicorn.run(
         "app.main:app",
         host=args.host,
         port=args.port,
         ws_max_size=settings.ws_max_frame_bytes,
         ws_per_message_deflate=settings.ws_compression,
+        # uvicorn's WebSocket protocol, its keepalive pings on a shared beat (app/pings.py).
+        ws=BeatPingProtocol,
         log_config=None,
         proxy_headers=True,
         # The client address (per-IP rate limits, logs) comes from X-Forwarded-For only

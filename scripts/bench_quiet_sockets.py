@@ -92,19 +92,33 @@ async def make_tables(
 ) -> list[tuple[str, list[str]]]:
     gate = asyncio.Semaphore(16)
 
+    async def post(path: str, **kwargs: Any) -> httpx.Response:
+        # A pooled connection the server closed as idle (its keep-alive timeout) just as
+        # the request went out: sent again (a join answered twice is a 409, not an error).
+        for attempt in range(3):
+            try:
+                r = await http.post(path, **kwargs)
+            except httpx.RemoteProtocolError:
+                if attempt == 2:
+                    raise
+                continue
+            if attempt and r.status_code == 409:
+                return r
+            r.raise_for_status()
+            return r
+        raise AssertionError("unreachable")
+
     async def one(t: int) -> tuple[str, list[str]]:
         async with gate:
             tokens = []
             for s in range(seats):
-                r = await http.post("/api/v1/players", json={"name": f"quiet-{t}-{s}"})
-                r.raise_for_status()
+                r = await post("/api/v1/players", json={"name": f"quiet-{t}-{s}"})
                 tokens.append(str(r.json()["token"]))
             auth = [{"Authorization": f"Bearer {tok}"} for tok in tokens]
             body: dict[str, Any] = {"game": game, "seats": seats}
             if time_control is not None:
                 body["time_control"] = time_control
-            r = await http.post("/api/v1/tables", json=body, headers=auth[0])
-            r.raise_for_status()
+            r = await post("/api/v1/tables", json=body, headers=auth[0])
             table_id = str(r.json()["id"])
             for s in range(1, seats):
                 (

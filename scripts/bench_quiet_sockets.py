@@ -121,12 +121,8 @@ async def make_tables(
             r = await post("/api/v1/tables", json=body, headers=auth[0])
             table_id = str(r.json()["id"])
             for s in range(1, seats):
-                (
-                    await http.post(f"/api/v1/tables/{table_id}/join", headers=auth[s])
-                ).raise_for_status()
-            (
-                await http.post(f"/api/v1/tables/{table_id}/start", headers=auth[0])
-            ).raise_for_status()
+                await post(f"/api/v1/tables/{table_id}/join", headers=auth[s])
+            await post(f"/api/v1/tables/{table_id}/start", headers=auth[0])
             return table_id, tokens
 
     return list(await asyncio.gather(*(one(t) for t in range(tables))))

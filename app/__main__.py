@@ -12,7 +12,7 @@ import uvicorn
 from app.backup import BackupError, backup, restore
 from app.config import get_settings
 from app.logging import configure_logging
-from app.pings import BeatPingProtocol
+from app.pings import serving_protocol
 
 
 def upgrade_to_head(database_url: str) -> None:
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         ws_max_size=settings.ws_max_frame_bytes,
         ws_per_message_deflate=settings.ws_compression,
         # uvicorn's WebSocket protocol, its keepalive pings on a shared beat (app/pings.py).
-        ws=BeatPingProtocol,
+        ws=serving_protocol(settings.ws_compression_window_bits),
         log_config=None,
         proxy_headers=True,
         # The client address (per-IP rate limits, logs) comes from X-Forwarded-For only

@@ -99,6 +99,13 @@ class Settings(BaseSettings):
         default=True,
         description="permessage-deflate on table sockets (less bandwidth, more memory per socket)",
     )
+    ws_compression_window_bits: int = Field(
+        default=12,
+        ge=9,
+        le=15,
+        description="permessage-deflate window, 2**bits bytes (python -m app): 12 is uvicorn's "
+        "(≈ 45 KB per socket), 10 ≈ 20 KB, 9 ≈ 15 KB, at some cost in bandwidth",
+    )
     clock_tick_seconds: float = Field(
         default=1.0, gt=0, description="how often turn clocks and absent players are checked"
     )

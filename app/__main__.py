@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
 from app.backup import BackupError, backup, restore
 from app.config import get_settings
 from app.logging import configure_logging
-from app.migrate import upgrade_to_head
 from app.serving import WorkersRefused, check_workers, serve, serve_worker
+
+
+def upgrade_to_head(database_url: str) -> None:
+    # Imported here: the server migrates in a process of its own (see main).
+    from app.migrate import upgrade_to_head as upgrade
+
+    upgrade(database_url)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,14 +67,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "worker":
         return serve_worker(settings, args.host, args.port)
+    if args.command == "migrate":
+        upgrade_to_head(settings.database_url)
+        return 0
     try:
         check_workers(settings)
     except WorkersRefused as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    upgrade_to_head(settings.database_url)
-    if args.command == "migrate":
-        return 0
+    # The migration runs in a child process (the same settings, from the environment): what
+    # it loads (alembic's runtime, the migration scripts) is never resident in the server.
+    migrated = subprocess.run([sys.executable, "-m", "app", "migrate"], check=False)
+    if migrated.returncode != 0:
+        return migrated.returncode
     return serve(settings, args.host, args.port)
 
 

@@ -99,8 +99,21 @@ class Settings(BaseSettings):
         default=True,
         description="permessage-deflate on table sockets (less bandwidth, more memory per socket)",
     )
+    ws_compression_window_bits: int = Field(
+        default=12,
+        ge=9,
+        le=15,
+        description="permessage-deflate window, 2**bits bytes (python -m app): 12 is uvicorn's "
+        "(≈ 45 KB per socket), 10 ≈ 20 KB, 9 ≈ 15 KB, at some cost in bandwidth",
+    )
     clock_tick_seconds: float = Field(
         default=1.0, gt=0, description="how often turn clocks and absent players are checked"
+    )
+    clock_rescan_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="how often the clock keeper looks at every playing table anyway; in "
+        "between it looks only at the tables that changed or whose clock falls due",
     )
     presence_touch_seconds: float = Field(
         default=15.0,
@@ -153,6 +166,15 @@ class Settings(BaseSettings):
         ge=0,
         description=(
             "how often the event-loop lag probe wakes (partida_event_loop_lag_seconds); 0 = off"
+        ),
+    )
+    loop_lag_probe_idle_seconds: float = Field(
+        default=0.1,
+        ge=0,
+        description=(
+            "while the process is idle the lag probe sleeps up to this long instead (each "
+            "wake-up costs CPU); it is back to loop_lag_probe_seconds at the first wake-up "
+            "after work; 0 = always loop_lag_probe_seconds"
         ),
     )
     catch_up_limit: int = Field(

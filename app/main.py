@@ -43,7 +43,7 @@ from app.logging import configure_logging
 from app.metrics import REQUESTS, watch_event_loop
 from app.realtime import ws
 from app.realtime.asyncapi import asyncapi_document
-from app.realtime.broker import make_broker
+from app.realtime.broker import BrokerMessage, Resync, TableUpdate, make_broker
 from app.realtime.hub import Connection, Hub
 from app.realtime.roster import Roster
 from app.refusals import validation_reason
@@ -267,7 +267,18 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         app.state.service, app.state.hub, app.state.db = service, hub, engine
         app.state.loop = asyncio.get_running_loop()
         app.state.admin, app.state.chat, app.state.ratings = admin, chat, ratings
-        await broker.start(hub.on_update)
+
+        async def on_update(update: BrokerMessage) -> None:
+            # Every instance's updates: the clock keeper looks again at the tables that
+            # changed (a new deadline, a player who left) instead of walking them all.
+            match update:
+                case TableUpdate(table_id):
+                    service.absence.table_changed(table_id)
+                case Resync():
+                    service.absence.rescan()
+            await hub.on_update(update)
+
+        await broker.start(on_update)
         resumed = await service.bots.resume()
         await ratings.rate_pending()
         sweeper = asyncio.create_task(
@@ -284,12 +295,16 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
                 hub.connected_by_table,
                 settings.clock_tick_seconds,
                 settings.presence_touch_seconds,
+                settings.clock_rescan_seconds,
             ),
             name="clock-keeper",
         )
         probe = (
             asyncio.create_task(
-                watch_event_loop(settings.loop_lag_probe_seconds), name="loop-lag-probe"
+                watch_event_loop(
+                    settings.loop_lag_probe_seconds, settings.loop_lag_probe_idle_seconds
+                ),
+                name="loop-lag-probe",
             )
             if settings.loop_lag_probe_seconds > 0
             else None

@@ -23,6 +23,7 @@ from typing import Any
 import uvicorn
 
 from app.config import Settings
+from app.pings import serving_protocol
 
 # How long the workers get to shut down cleanly (their sockets closed, their writers
 # flushed) before they are killed.
@@ -52,6 +53,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     return {
         "ws_max_size": settings.ws_max_frame_bytes,
         "ws_per_message_deflate": settings.ws_compression,
+        # uvicorn's WebSocket protocol, its keepalive pings on a shared beat (app/pings.py).
+        "ws": serving_protocol(settings.ws_compression_window_bits),
         "log_config": None,
         "proxy_headers": True,
         # The client address (per-IP rate limits, logs) comes from X-Forwarded-For only

@@ -71,6 +71,14 @@ class Absence:
         self.touch_seconds = touch_seconds
         # (table, player) -> the presence lease this instance last wrote (see mark_seen).
         self._leases: dict[tuple[str, str], datetime] = {}
+        # The clock keeper's schedule (see clock_due): the tables changed since its last
+        # pass, the moment each clocked table next needs a look, and the playing tables
+        # without a clock or automatic takeover (forgotten at each full pass).
+        self.changed = asyncio.Event()
+        self._changed: set[str] = set()
+        self._due: dict[str, float] = {}
+        self._unclocked: set[str] = set()
+        self._rescan = False
 
     async def time_out(self, table_id: str, seat: int, version: int) -> bool:
         """The seat ran out of time at ``version``: apply the table's policy. Several instances
@@ -306,34 +314,136 @@ class Absence:
         async with self.core.writer, self.core.db.begin() as conn:
             await repo.cut_lease(conn, table_id, player_id, lease, linger)
 
+    # ------------------------------------------------------------------ the keeper's passes
+    #
+    # The clock keeper (app.tables.clocks.clock_keeper) does not walk every table each
+    # tick: a full pass (``clock_tick``) now and then, and in between a pass over the
+    # tables that changed (``table_changed``, told by the broker for every instance's
+    # updates) or fall due (``_due``, the moment each clocked table next needs a look).
+
+    def table_changed(self, table_id: str) -> None:
+        """The table changed here or on another instance (a move, a start, a takeover, a
+        player who came or went): the keeper's next pass looks at it again."""
+        self._changed.add(table_id)
+        self.changed.set()
+
+    def rescan(self) -> None:
+        """Updates may have been missed (the broker lost its connection): the keeper's next
+        pass walks every table."""
+        self._rescan = True
+        self.changed.set()
+
+    def seconds_to_due(self) -> float | None:
+        """How long until some table needs the keeper (0: one changed), on the service's
+        clock; None when no table is waiting for anything."""
+        if self._changed or self._rescan:
+            return 0.0
+        if not self._due:
+            return None
+        return max(0.0, min(self._due.values()) - self.now())
+
     async def clock_tick(self) -> int:
-        """One pass of the clock keeper: time-outs and automatic takeovers. Returns how many
-        seats it acted on."""
+        """A full pass of the clock keeper over every playing table with a time control:
+        time-outs and automatic takeovers. Returns how many seats it acted on."""
+        self.changed.clear()
+        self._changed.clear()
+        self._rescan = False
         async with self.core.sessionmaker() as session:
             rows = await repo.clocked_tables(session, PLAYING)
         acted = 0
         now = self.now()
+        self._unclocked.clear()
+        self._due.clear()
         for table_id, stored in rows:
             tc = time_control_of(stored)
-            if tc.clock == "none" and tc.abandon != "auto":
+            if not _kept(tc):
+                self._unclocked.add(table_id)
+                continue
+            acted += await self._look_at(table_id, tc, now)
+        return acted
+
+    async def clock_due(self) -> int:
+        """A pass over the tables that changed since the last pass or whose moment has come."""
+        if self._rescan:
+            return await self.clock_tick()
+        self.changed.clear()
+        now = self.now()
+        tables = self._changed | {t for t, at in self._due.items() if at <= now}
+        self._changed = set()
+        acted = 0
+        for table_id in tables:
+            if table_id in self._unclocked:
                 continue
             try:
-                snap = await self.core.snapshot(table_id)
-                due = [s for s in snap.to_act() if not snap.is_bot(s)]
-                for seat in clocks.overdue(tc, snap.clocks, due, now):
-                    acted += await self.time_out(table_id, seat, snap.version)
-                    snap = await self.core.snapshot(table_id)
-                if tc.abandon == "auto":
-                    for seat in [s for s in snap.to_act() if not snap.is_bot(s)]:
-                        if snap.seats[seat].player_id and (
-                            await self.away_seconds(snap, seat) >= tc.grace_seconds
-                        ):
-                            with contextlib.suppress(errors.NoTakeover):
-                                # Asked again in the takeover's own transaction.
-                                await self.take_over(table_id, seat, reason="away", absent=snap)
-                                acted += 1
-            except errors.AppError:
+                # The time control never changes: the cached table tells whether it has one.
+                tc = (await self.core.snapshot(table_id, fresh=False)).time_control
+            except errors.NotFound:
+                self._due.pop(table_id, None)
                 continue
             except Exception:
                 log.exception("clock keeper failed on a table", extra={"table": table_id})
+                continue
+            if not _kept(tc):
+                self._unclocked.add(table_id)
+                continue
+            acted += await self._look_at(table_id, tc, now)
         return acted
+
+    async def _look_at(self, table_id: str, tc: clocks.TimeControl, now: float) -> int:
+        """Time-outs and automatic takeovers at one table, and when it next needs a look."""
+        acted = 0
+        self._due.pop(table_id, None)
+        try:
+            snap = await self.core.snapshot(table_id)
+            if snap.status != PLAYING:
+                return 0
+            due = [s for s in snap.to_act() if not snap.is_bot(s)]
+            for seat in clocks.overdue(tc, snap.clocks, due, now):
+                acted += await self.time_out(table_id, seat, snap.version)
+                snap = await self.core.snapshot(table_id)
+            if tc.abandon == "auto":
+                for seat in [s for s in snap.to_act() if not snap.is_bot(s)]:
+                    if snap.seats[seat].player_id and (
+                        await self.away_seconds(snap, seat) >= tc.grace_seconds
+                    ):
+                        with contextlib.suppress(errors.NoTakeover):
+                            # Asked again in the takeover's own transaction.
+                            await self.take_over(table_id, seat, reason="away", absent=snap)
+                            acted += 1
+            if acted:
+                # What it did was published: the table is looked at again on the next pass.
+                return acted
+            moment = await self._next_look(snap, tc, now)
+        except errors.NotFound:
+            return acted
+        except errors.AppError:
+            moment = now  # as before the schedule: tried again on the next pass
+        except Exception:
+            log.exception("clock keeper failed on a table", extra={"table": table_id})
+            moment = now
+        if moment is not None:
+            self._due[table_id] = moment
+        return acted
+
+    async def _next_look(self, snap: Snapshot, tc: clocks.TimeControl, now: float) -> float | None:
+        """The earliest moment (service clock) a seat of the table may run out of time or be
+        away past the grace, as far as this instance can tell now; None if nothing runs.
+        Anything that would bring it forward (a move, a player who leaves on any instance)
+        is published, and the table is then looked at again."""
+        seats = [s for s in snap.to_act() if not snap.is_bot(s)]
+        moments = [d for s in seats if (d := clocks.deadline(tc, snap.clocks, s)) is not None]
+        if tc.abandon == "auto":
+            for seat in seats:
+                if not snap.seats[seat].player_id:
+                    continue
+                if snap.seats[seat].player_id in self.core.presence(snap.id):
+                    continue  # connected here: leaving is published
+                away = await self.away_seconds(snap, seat)
+                # A lease renewed meanwhile on another instance only makes the look early.
+                moments.append(now + max(0.0, tc.grace_seconds - away))
+        return min(moments, default=None)
+
+
+def _kept(tc: clocks.TimeControl) -> bool:
+    """Whether the clock keeper has anything to do at a table with this time control."""
+    return tc.clock != "none" or tc.abandon == "auto"

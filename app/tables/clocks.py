@@ -9,6 +9,7 @@ has been due to act. Nothing here knows a game; "due" is the engine's ``to_act``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, Protocol
@@ -23,7 +24,13 @@ class ClockDriver(Protocol):
     app.tables.absence): no import of it, so they can use this module's clock arithmetic
     without a cycle."""
 
+    changed: asyncio.Event
+
     async def clock_tick(self) -> int: ...
+
+    async def clock_due(self) -> int: ...
+
+    def seconds_to_due(self) -> float | None: ...
 
     async def mark_seen(
         self, connected: list[tuple[str, set[str]]], *, everyone: bool = ...
@@ -265,21 +272,39 @@ async def clock_keeper(
     connected: Callable[[], Iterable[tuple[str, set[str]]]],
     tick: float,
     touch_every: float,
+    rescan_every: float,
 ) -> None:
     """Runs for the life of the process: applies time-outs and automatic takeovers, and
     (beside it) records which players are connected here so every instance can tell who is
-    away."""
+    away.
+
+    It sleeps until a table falls due or one changes (never passes closer than ``tick``
+    apart), and walks every playing table only every ``rescan_every`` seconds: quiet tables
+    cost nothing in between."""
     heartbeat = asyncio.create_task(
         presence_heartbeat(service, connected, touch_every), name="presence-heartbeat"
     )
+    loop = asyncio.get_running_loop()
+    rescan_at = loop.time()
     try:
         while True:
             try:
-                await service.clock_tick()
+                if loop.time() >= rescan_at:
+                    rescan_at = loop.time() + rescan_every
+                    await service.clock_tick()
+                else:
+                    await service.clock_due()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("clock keeper pass failed")
             await asyncio.sleep(tick)
+            due = service.seconds_to_due()
+            wait = rescan_at - loop.time()
+            if due is not None:
+                wait = min(wait, due)
+            if wait > 0 and not service.changed.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(service.changed.wait(), wait)
     finally:
         heartbeat.cancel()

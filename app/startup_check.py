@@ -10,36 +10,50 @@ exits), naming the command that migrates it.
 
 from __future__ import annotations
 
+import ast
+import re
 from functools import lru_cache
+from pathlib import Path
 
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import Settings
-from app.migrate import alembic_config
 
 MIGRATE_COMMAND = "python -m app migrate"
 
 
+VERSIONS = Path(__file__).resolve().parents[1] / "migrations" / "versions"
+# A migration script's own lines naming it and the one it follows (alembic's format).
+_REVISION_LINE = re.compile(r"^(revision|down_revision)\b[^=\n]*=\s*(.+)$", re.MULTILINE)
+
+
 @lru_cache(maxsize=1)
-def _migrations() -> ScriptDirectory:
-    return ScriptDirectory.from_config(alembic_config())
+def migrations() -> tuple[frozenset[str], frozenset[str]]:
+    """Every revision of the migrations folder, and its heads (those no other one follows),
+    read from the scripts' ``revision`` and ``down_revision`` lines: alembic's runtime would
+    stay resident in the server for this one check (tests/hosting holds it to alembic's)."""
+    known: set[str] = set()
+    followed: set[str] = set()
+    for script in VERSIONS.glob("*.py"):
+        lines = {
+            m[1]: ast.literal_eval(m[2].strip())
+            for m in _REVISION_LINE.finditer(script.read_text())
+        }
+        known.add(lines["revision"])
+        down = lines.get("down_revision")
+        followed.update((down,) if isinstance(down, str) else (down or ()))
+    return frozenset(known), frozenset(known - followed)
 
 
 def _current_revisions(conn: Connection) -> tuple[str, ...]:
     # No alembic_version table (a database nobody migrated) reads as no revision at all.
-    return MigrationContext.configure(conn).get_current_heads()
-
-
-def _known(revision: str) -> bool:
-    try:
-        return _migrations().get_revision(revision) is not None
-    except Exception:  # alembic's resolution errors: a revision this code has never heard of
-        return False
+    if not inspect(conn).has_table("alembic_version"):
+        return ()
+    return tuple(conn.execute(text("SELECT version_num FROM alembic_version")).scalars())
 
 
 async def _revisions(settings: Settings) -> tuple[str, ...] | None:
@@ -71,15 +85,18 @@ async def schema_problem(settings: Settings) -> str | None:
         detail = "the file does not exist yet"
     else:
         current = await _revisions(settings)
-        heads = tuple(_migrations().get_heads())
+        known, heads = migrations()
         if current is None or set(current) == set(heads):
             return None
         if not current:
             detail = "it has no schema"
-        elif not all(_known(rev) for rev in current):
+        elif not set(current) <= known:
             return None
         else:
-            detail = f"it is at revision {', '.join(current)}, this server needs {', '.join(heads)}"
+            detail = (
+                f"it is at revision {', '.join(current)}, "
+                f"this server needs {', '.join(sorted(heads))}"
+            )
     return (
         f"partida: the database {where} is not migrated ({detail}); "
         f"run `{MIGRATE_COMMAND}` with the same PARTIDA_DATABASE_URL, then start the server again "

@@ -177,11 +177,13 @@ class Connection:
         """In delta mode, the picture with its view replaced by a patch against the last view
         this socket got (patches are cached per version and seat: every socket of a seat at
         the same base shares one)."""
+        if not self.delta:
+            # Nothing to patch against later: no socket keeps a view it will never diff.
+            return picture
         view, seat, version = picture.get("view"), picture.get("seat"), picture["version"]
         last, self._last_view = self._last_view, (version, seat, view)
         if (
-            not self.delta
-            or last is None
+            last is None
             or view is None
             or last[2] is None
             or last[1] != seat

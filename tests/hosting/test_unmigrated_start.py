@@ -57,3 +57,17 @@ def test_a_database_at_an_older_revision_is_refused(tmp_path: Path) -> None:
     with fresh_database("sqlite", tmp_path, migrate=False) as url:
         command.upgrade(alembic_config(url), "0001")
         _assert_refused(_uvicorn(url), "it is at revision 0001")
+
+
+def test_the_servers_reading_of_the_migrations_is_alembics() -> None:
+    """The server reads the migrations folder without alembic (which would stay resident):
+    the same revisions, the same heads as alembic's own reading."""
+    from alembic.script import ScriptDirectory
+
+    from app.migrate import alembic_config
+    from app.startup_check import migrations
+
+    scripts = ScriptDirectory.from_config(alembic_config())
+    known, heads = migrations()
+    assert known == {s.revision for s in scripts.walk_revisions()}
+    assert heads == set(scripts.get_heads())

@@ -14,8 +14,9 @@ line. An action whose check fails changes nothing and is answered ``False``: the
 works out why (another move came first, the game ended, the id was used) on the ORM path.
 Anything else going wrong fails the group: each of its actions is then committed alone on the
 ORM path, so one bad action cannot sink the others, and a database that is down answers as
-it always does (503). What this writer does not take (the move that ends a
-game, an undo, a database it does not speak) goes through the ORM path unchanged.
+it always does (503). The move that ends a game is one of them too: its final result ranks the resignations
+read inside the same transaction. What this writer does not take (an undo, a database it does
+not speak) goes through the ORM path unchanged.
 
 SQLite: a connection of the standard library's driver on a thread of its own, which runs a
 whole group per hop. PostgreSQL: an asyncpg connection with prepared statements.
@@ -68,6 +69,12 @@ class ActionCommit:
     client_id: str | None
     kind: str
     at: datetime
+    # The move that ends the game: the final result from the seats that resigned (in the
+    # order they resigned) and the table's on_resign, both read inside the transaction, so
+    # that a resignation committed meanwhile by any process counts. None: the game goes on.
+    finish: Callable[[list[int], str | None], dict[str, Any]] | None = None
+    # What ``finish`` answered, once stored.
+    result: dict[str, Any] | None = None
 
 
 class Store(Protocol):
@@ -84,6 +91,14 @@ _UPDATE = """UPDATE game_tables SET version = {v1}, state = {state}{clocks}, upd
 WHERE id = {id} AND version = {v} AND status = 'playing'
 AND ({cid} IS NULL OR NOT EXISTS (
   SELECT 1 FROM action_log WHERE action_log.table_id = {id} AND action_log.client_id = {cid}))"""
+# The game's end: what a finished table's row says besides its last version.
+_FINISH = """, status = 'finished', result = {result}, finished_at = {at}, cancel_vote = NULL"""
+# The resignations the final result ranks (app.tables.outcomes), read inside the transaction.
+_ON_RESIGN_QMARK = "SELECT on_resign FROM game_tables WHERE id = ?"
+_RESIGNED_QMARK = """SELECT seat FROM seats WHERE table_id = ? AND resigned_at IS NOT NULL
+ORDER BY resigned_at, seat"""
+_ON_RESIGN_HELD = "SELECT on_resign FROM game_tables WHERE id = $1 FOR NO KEY UPDATE"
+_RESIGNED_NUMBERED = _RESIGNED_QMARK.replace("?", "$1")
 _INSERT = """INSERT INTO action_log (table_id, version, seat, action, events, client_id, kind, created_at)
 VALUES ({})"""
 
@@ -99,6 +114,9 @@ class SqliteStore:
         self._update = _UPDATE.format(clocks="", **named)
         self._update_clocks = _UPDATE.format(clocks=", clocks = :clocks", **named)
         self._insert = _INSERT.format(":id, :v1, :seat, :action, :events, :cid, :kind, :at")
+        finish = _FINISH.format(result=":result", at=":at")
+        self._finish = _UPDATE.format(clocks=finish, **named)
+        self._finish_clocks = _UPDATE.format(clocks=", clocks = :clocks" + finish, **named)
 
     def _connect(self) -> sqlite3.Connection:
         # Autocommit mode: this writer opens and ends its transactions itself.
@@ -110,15 +128,22 @@ class SqliteStore:
         conn.execute("PRAGMA busy_timeout=30000")
         return conn
 
-    def _run(self, rows: list[dict[str, Any]]) -> list[bool]:
+    def _run(self, rows: list[dict[str, Any]], group: Sequence[ActionCommit]) -> list[bool]:
         conn = self._conn
         if conn is None:
             conn = self._conn = self._connect()
         done: list[bool] = []
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for row in rows:
-                update = self._update_clocks if "clocks" in row else self._update
+            for row, c in zip(rows, group, strict=True):
+                if c.finish is None:
+                    update = self._update_clocks if "clocks" in row else self._update
+                else:
+                    update = self._finish_clocks if "clocks" in row else self._finish
+                    mode = conn.execute(_ON_RESIGN_QMARK, (c.table_id,)).fetchone()
+                    resigned = [r[0] for r in conn.execute(_RESIGNED_QMARK, (c.table_id,))]
+                    c.result = c.finish(resigned, mode[0] if mode else None)
+                    row["result"] = orjson.dumps(c.result).decode()
                 moved = conn.execute(update, row).rowcount == 1
                 if moved:
                     conn.execute(self._insert, row)
@@ -143,7 +168,9 @@ class SqliteStore:
             if c.clocks is not None:
                 row["clocks"] = orjson.dumps(c.clocks).decode()
             rows.append(row)
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._run, rows)
+        return await asyncio.get_running_loop().run_in_executor(
+            self._thread, self._run, rows, group
+        )
 
     async def close(self) -> None:
         def shut() -> None:
@@ -174,6 +201,17 @@ class PostgresStore:
         self._update_clocks = (
             _UPDATE.format(clocks=", clocks = $6::json", **numbered) + " RETURNING 1"
         )
+        self._finish = (
+            _UPDATE.format(clocks=_FINISH.format(result="$6::json", at="$4"), **numbered)
+            + " RETURNING 1"
+        )
+        self._finish_clocks = (
+            _UPDATE.format(
+                clocks=", clocks = $6::json" + _FINISH.format(result="$7::json", at="$4"),
+                **numbered,
+            )
+            + " RETURNING 1"
+        )
         self._insert = _INSERT.format("$1, $2, $3, $4::json, $5::json, $6, $7, $8")
 
     async def _connection(self) -> Any:
@@ -186,6 +224,8 @@ class PostgresStore:
             self._statements = {
                 "update": await self._conn.prepare(self._update),
                 "update_clocks": await self._conn.prepare(self._update_clocks),
+                "finish": await self._conn.prepare(self._finish),
+                "finish_clocks": await self._conn.prepare(self._finish_clocks),
             }
         return self._conn
 
@@ -198,12 +238,18 @@ class PostgresStore:
                 for c in group:
                     args: list[Any] = [c.table_id, c.version, c.state_json, c.at,
                                        c.client_id]  # fmt: skip
-                    if c.clocks is None:
-                        statement = self._statements["update"]
-                    else:
-                        statement = self._statements["update_clocks"]
+                    name = "update" if c.finish is None else "finish"
+                    if c.clocks is not None:
+                        name += "_clocks"
                         args.append(orjson.dumps(c.clocks).decode())
-                    moved = await statement.fetchval(*args) is not None
+                    if c.finish is not None:
+                        # Held first, as a resignation holds it: one committing meanwhile
+                        # is read here, not lost.
+                        mode = await conn.fetchval(_ON_RESIGN_HELD, c.table_id)
+                        resigned = [r[0] for r in await conn.fetch(_RESIGNED_NUMBERED, c.table_id)]
+                        c.result = c.finish(resigned, mode)
+                        args.append(orjson.dumps(c.result).decode())
+                    moved = await self._statements[name].fetchval(*args) is not None
                     done.append(moved)
                     if moved:
                         log_rows.append(

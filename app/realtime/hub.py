@@ -182,13 +182,7 @@ class Connection:
             return picture
         view, seat, version = picture.get("view"), picture.get("seat"), picture["version"]
         last, self._last_view = self._last_view, (version, seat, view)
-        if (
-            last is None
-            or view is None
-            or last[2] is None
-            or last[1] != seat
-            or last[0] >= version
-        ):
+        if last is None or view is None or last[2] is None or last[1] != seat or last[0] >= version:
             return picture
         key = (seat, last[0])
         patches = snap.patches if snap is not None and snap.version == version else {}

@@ -424,14 +424,21 @@ class Moves:
         group = self.core.group
         try:
             stored: bool | None = None
-            if group is not None and kind == ACTION and result is None:
-                try:
-                    stored = await group.commit(
-                        ActionCommit(
-                            snap.id, snap.version, new_state.model_dump_json(),
-                            values.get("clocks"), seat, action, events, client_id, kind, now,
+            if group is not None and kind == ACTION:
+                final = values.get("result")
+                commit = ActionCommit(
+                    snap.id, snap.version, new_state.model_dump_json(), values.get("clocks"),
+                    seat, action, events, client_id, kind, now,
+                    finish=None if final is None else (
+                        lambda resigned, mode: with_resignations(
+                            final, resigned, mode or DEFAULT_ON_RESIGN
                         )
-                    )  # fmt: skip
+                    ),
+                )  # fmt: skip
+                try:
+                    stored = await group.commit(commit)
+                    if stored and final is not None:
+                        values["result"] = commit.result
                 except Exception:
                     log.warning("the group commit failed; the action takes the ORM path",
                                 exc_info=True, extra={"table": snap.id})  # fmt: skip

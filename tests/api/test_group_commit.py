@@ -119,3 +119,26 @@ def test_a_group_that_fails_costs_no_action(backend: str, tmp_path: Path) -> Non
         other, after = acting(players, tid)
         assert other.act(tid, after["version"], TAKE).status_code == 200
         assert _log_versions(http, tid) == [state["version"] + 1, state["version"] + 2]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_move_of_a_game_the_last_one_too_goes_through_the_writer(
+    backend: str, tmp_path: Path
+) -> None:
+    """The move that ends the game too: its result is ranked inside the writer's transaction
+    (resignations: tests/api/test_endings.py, which runs on a server with the writer)."""
+    with temporary_server(tmp_path, backend) as live, httpx.Client(base_url=live.url) as http:
+        group = live.service().group
+        players, tid = _started_table(http)
+        before, moves = group.actions, 0
+        while True:
+            mover, state = acting(players, tid)
+            r = mover.act(tid, state["version"], state["legal_actions"][0])
+            assert r.status_code == 200, r.text
+            moves += 1
+            if r.json()["status"] == "finished":
+                break
+        assert group.actions - before == moves
+        table = http.get(f"/api/v1/tables/{tid}").json()
+        assert table["status"] == "finished" and table["result"]["ranking"]
+        assert _log_versions(http, tid)[-1] == table["version"]

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -43,6 +44,10 @@ from sqlalchemy.engine import make_url
 from app.config import Settings
 
 log = logging.getLogger("partida.db")
+
+# How long the writer waits for SQLite's write lock before the group fails (as the ORM's
+# connections wait: app.db.session).
+BUSY_SECONDS = 30.0
 
 # SQLAlchemy's own text form of a datetime in SQLite, so rows written here read back exactly
 # as rows the ORM wrote.
@@ -125,15 +130,30 @@ class SqliteStore:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA busy_timeout=30000")
+        # No busy handler: it sleeps up to 100 ms at a time while another connection (the
+        # ORM's: a lobby change, a presence lease) holds the write lock, and every table's
+        # actions would wait out the sleep. _begin asks again every half millisecond instead.
+        conn.execute("PRAGMA busy_timeout=0")
         return conn
+
+    @staticmethod
+    def _begin(conn: sqlite3.Connection) -> None:
+        deadline = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.0005)
 
     def _run(self, rows: list[dict[str, Any]], group: Sequence[ActionCommit]) -> list[bool]:
         conn = self._conn
         if conn is None:
             conn = self._conn = self._connect()
         done: list[bool] = []
-        conn.execute("BEGIN IMMEDIATE")
+        self._begin(conn)
         try:
             for row, c in zip(rows, group, strict=True):
                 if c.finish is None:
@@ -285,10 +305,8 @@ class GroupCommit:
     # A group stays small enough that no caller waits behind a very long transaction.
     MAX_GROUP = 256
 
-    def __init__(self, store: Store, lock: contextlib.AbstractAsyncContextManager[Any]) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        # Held around each transaction (SQLite: the in-process turn its other writers take).
-        self.lock = lock
         self._waiting: list[tuple[ActionCommit, asyncio.Future[bool]]] = []
         self._flushing: asyncio.Task[None] | None = None
         # Figures for the benchmarks: groups committed and actions in them.
@@ -307,8 +325,10 @@ class GroupCommit:
             group = self._waiting[: self.MAX_GROUP]
             del self._waiting[: self.MAX_GROUP]
             try:
-                async with self.lock:
-                    done = await self.store.commit_group([a for a, _ in group])
+                # Not in the in-process turn the ORM's writers take (TableService.writer):
+                # a lobby change or a presence lease holding it would hold every table's
+                # moves. SQLite's lock is the writer's own affair (SqliteStore._begin).
+                done = await self.store.commit_group([a for a, _ in group])
             except Exception as exc:
                 # Every action of the group is answered with the failure: its caller commits
                 # it alone on the ORM path, so one bad action cannot sink the others.
@@ -329,9 +349,7 @@ class GroupCommit:
         await self.store.close()
 
 
-def group_commit(
-    settings: Settings, lock: contextlib.AbstractAsyncContextManager[Any]
-) -> GroupCommit | None:
+def group_commit(settings: Settings) -> GroupCommit | None:
     """The writer for the configured database; None where actions keep the ORM path (an
     in-memory SQLite database, which a second connection would not see, or a driver this
     module does not speak)."""
@@ -339,9 +357,9 @@ def group_commit(
         return None
     if settings.is_sqlite:
         path = settings.sqlite_path()
-        return GroupCommit(SqliteStore(path), lock) if path is not None else None
+        return GroupCommit(SqliteStore(path)) if path is not None else None
     url = make_url(settings.database_url)
     if url.get_backend_name() != "postgresql":
         return None
     dsn = url.set(drivername="postgresql").render_as_string(hide_password=False)
-    return GroupCommit(PostgresStore(dsn, settings.database_connect_timeout_seconds), lock)
+    return GroupCommit(PostgresStore(dsn, settings.database_connect_timeout_seconds))

@@ -107,7 +107,7 @@ class TableService:
             asyncio.Lock() if settings.is_sqlite else contextlib.nullcontext()
         )
         # The actions' own writer (app.db.writer); None: each action is an ORM transaction.
-        self.group: GroupCommit | None = group_commit(settings, self.writer)
+        self.group: GroupCommit | None = group_commit(settings)
         self.presence: Presence = presence or (lambda _table_id: set())
         # Late-bound: the clock is this module's ``time`` whenever it is asked.
         self.presenter = Presenter(self.presence, now=lambda: time.time())

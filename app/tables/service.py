@@ -82,6 +82,9 @@ def game_engine(games: Catalog, game_id: str) -> Engine:
 class TableService:
     """The core of the tables (players, games, the snapshot cache, locks, fan-out) and its parts."""
 
+    # Invalidated snapshots kept aside at most (see invalidate).
+    DROPPED_KEPT = 1024
+
     def __init__(
         self,
         sessionmaker: async_sessionmaker[AsyncSession],
@@ -99,6 +102,9 @@ class TableService:
         self.broker = broker
         self.settings = settings
         self._cache: dict[str, Snapshot] = {}
+        # Snapshots invalidated since, by table: their state is reused by the next read at the
+        # same version (see invalidate).
+        self._dropped: dict[str, Snapshot] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         # SQLite has one writer: two transactions that meet wait in its busy handler, which
         # sleeps up to 100 ms at a time. Taking turns here instead keeps commits in order and
@@ -222,7 +228,7 @@ class TableService:
 
     def _snapshot_from_row(self, row: GameTable) -> Snapshot:
         engine = self.engine(row.game)
-        cached = self._cache.get(row.id)
+        cached = self._cache.get(row.id) or self._dropped.pop(row.id, None)
         state: BaseModel | None
         if cached is not None and cached.version == row.version and cached.status == row.status:
             state = cached.state
@@ -360,7 +366,15 @@ class TableService:
         return snap
 
     def invalidate(self, table_id: str) -> None:
-        self._cache.pop(table_id, None)
+        """Read the table afresh next time (its seats or status changed). What is dear to
+        rebuild and cannot have changed at the same version (the parsed state, the state
+        before the last move, who may take it back) is kept aside for that read."""
+        dropped = self._cache.pop(table_id, None)
+        if dropped is not None:
+            if len(self._dropped) >= self.DROPPED_KEPT:
+                self._dropped.clear()
+            # Without the pictures and frames built from it: the read makes its own.
+            self._dropped[table_id] = replace(dropped, pictures={}, frames={}, patches={})
 
     @staticmethod
     def check_visible(snap: Snapshot, viewer_id: str | None, invite: str | None = None) -> None:
@@ -387,6 +401,7 @@ class TableService:
     def invalidate_all(self) -> None:
         """Forget every cached table (after a broker outage: some notices may be lost)."""
         self._cache.clear()
+        self._dropped.clear()
 
     async def lock_row(self, session: AsyncSession, table_id: str) -> GameTable:
         """Load the table inside a transaction that holds its row (PostgreSQL): every lobby

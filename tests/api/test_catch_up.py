@@ -88,3 +88,43 @@ def test_moves_of_another_process_are_caught_up_as_a_full_read_would_show_them(
         assert version == after
         # Each seat sees both takes and its own secret draws; a watcher only the takes.
         assert [len(p["events"]) for p in seen] == [3, 3, 2]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_table_read_again_at_the_same_version_keeps_what_cannot_have_changed(
+    backend: str, tmp_path: Path
+) -> None:
+    """A notice that a table's seats changed (a player came or went) reads it again; its
+    parsed state, the state before the last move and who may take it back are kept, so no
+    seat's picture waits for a re-play of the game to answer ``undoable``."""
+    with temporary_server(tmp_path, backend) as live, httpx.Client(base_url=live.url) as http:
+        a, b = new_player(http, "A"), new_player(http, "B")
+        tid = make_table(a, "pick", 2)["id"]
+        b.post(f"/api/v1/tables/{tid}/join")
+        assert a.post(f"/api/v1/tables/{tid}/start").status_code == 200
+        mover, state = acting([a, b], tid)
+        assert mover.act(tid, state["version"], {"type": "pass_turn"}).status_code == 200
+        service = live.service()
+
+        async def read_again() -> tuple[Any, Any]:
+            before = service._cache[tid]
+            service.invalidate(tid)
+            replays = service.history.replay_state
+
+            async def no_replay(*_args: Any, **_kwargs: Any) -> Any:
+                raise AssertionError("the state before the last move was re-played")
+
+            service.history.replay_state = no_replay
+            try:
+                after = await service.snapshot(tid)
+                for seat in (0, 1, None):
+                    await service.moves.check_undo(after, seat)
+            finally:
+                service.history.replay_state = replays
+            return before, after
+
+        before, after = _run(live, read_again())
+        assert after is not before and after.version == before.version
+        assert after.state is before.state and after.previous == before.previous
+        assert (after.undo_seat, after.undo) == (before.undo_seat, before.undo)
+        assert after.pictures == {} and after.frames == {}

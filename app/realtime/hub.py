@@ -105,6 +105,8 @@ class Connection:
         # revoked: the player was blocked, the socket is closed and takes no more frames.
         self.verified_at = time.monotonic()
         self.revoked = False
+        # A frame came from the client since its player was last read (Hub.recheck_players).
+        self.spoke = False
 
     @property
     def player_id(self) -> str | None:
@@ -288,8 +290,8 @@ class Hub:
         self._rechecking: asyncio.Task[None] | None = None
 
     def keep_rechecking(self, every: float) -> None:
-        """Re-read the status of every player with a socket here, all in one read, every
-        ``every`` seconds (started once, by the first socket): the safety net under the
+        """Re-read the status of the players whose sockets here are talking, all in one read,
+        every ``every`` seconds (started once, by the first socket): the safety net under the
         broker's "revoked" notice costs one read per interval for the whole process, not
         one per socket, and a socket whose read is fresh reads nothing before its frames."""
         if self._rechecking is None or self._rechecking.done():
@@ -305,11 +307,17 @@ class Hub:
                 log.warning("rechecking the connected players failed", exc_info=True)
 
     async def recheck_players(self) -> None:
-        """Read every connected player once: a player blocked or deleted meanwhile loses its
-        sockets here (4401), every other socket counts as checked (and learns a rename)."""
-        conns = [c for cs in list(self.tables.values()) for c in cs if c.player is not None]
+        """Read at once every player whose socket here sent a frame since the last read: a
+        player blocked or deleted meanwhile loses its sockets here (4401), every other socket
+        counts as checked (and learns a rename). A quiet socket costs no read; its next frame
+        reads its player first if the last read is old (ws._still_allowed)."""
+        conns = [
+            c for cs in list(self.tables.values()) for c in cs if c.player is not None and c.spoke
+        ]
         if not conns:
             return
+        for conn in conns:
+            conn.spoke = False
         checked = time.monotonic()
         players = await self.service.players({c.player.id for c in conns if c.player})
         for conn in conns:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Coroutine, Iterator
 from datetime import UTC, datetime, timedelta
@@ -275,9 +276,12 @@ def test_a_socket_whose_notice_was_lost_refuses_the_next_frame(
         friend_sock.close()
 
 
-def test_a_socket_whose_notice_was_lost_closes_without_a_frame(admin_server: LiveServer) -> None:
-    """The safety net reads every connected player at once, every RECHECK_SECONDS / 2: a
-    player blocked in the database without the broker's notice loses a quiet socket too."""
+def test_a_socket_whose_notice_was_lost_is_closed_while_it_only_pings(
+    admin_server: LiveServer,
+) -> None:
+    """The safety net reads at once every player whose socket spoke, every RECHECK_SECONDS
+    / 2: blocked in the database without the broker's notice, a player whose socket only
+    pings (a ping reads nothing) loses it too."""
     sessionmaker = admin_server.service().sessionmaker
 
     async def block(player_id: str) -> None:
@@ -291,8 +295,14 @@ def test_a_socket_whose_notice_was_lost_closes_without_a_frame(admin_server: Liv
         troll_sock = _open(admin_server.ws_url, tid, troll)
         friend_sock = _open(admin_server.ws_url, tid, friend)
         _on_loop(admin_server, block(troll.id))
-        close = _close_of(troll_sock, timeout=ws.RECHECK_SECONDS * 2)
-        assert (close.code, close.reason) == (4401, "player blocked")
+        deadline = time.monotonic() + ws.RECHECK_SECONDS * 2
+        with pytest.raises(ConnectionClosed) as closed:
+            while time.monotonic() < deadline:
+                troll_sock.send({"type": "ping"})
+                troll_sock.recv(timeout=1)
+                time.sleep(0.2)
+        assert closed.value.rcvd is not None
+        assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4401, "player blocked")
         friend_sock.send({"type": "ping"})
         assert friend_sock.until(lambda f: f["type"] == "pong")
         friend_sock.close()

@@ -3,20 +3,20 @@
 An action is committed before anyone sees it (API.md). Done one transaction per action
 through the ORM's pool, the commit is most of an action's cost: statement building, a pool
 checkout, and a hop to the driver's thread for each of BEGIN, UPDATE, INSERT and COMMIT. The
-writer here keeps one connection of its own with its two statements ready, and commits in
-groups: the actions of every table that arrive while a commit is in flight go into the next
+writer here keeps one connection of its own with its statements ready, and commits in groups:
+the actions of every table that arrive while a commit is in flight go into the next
 transaction together, and each caller is answered only after the transaction holding its
 action has committed (or failed).
 
 Each action in a group is a compare-and-set of the table's row (its version, still playing)
 that also checks the action's client id is new at the table, and, when that holds, the log
-line. An action whose check fails changes nothing and is answered ``False``: the caller
-works out why (another move came first, the game ended, the id was used) on the ORM path.
-Anything else going wrong fails the group: each of its actions is then committed alone on the
-ORM path, so one bad action cannot sink the others, and a database that is down answers as
-it always does (503). The move that ends a game is one of them too: its final result ranks the resignations
-read inside the same transaction. What this writer does not take (an undo, a database it does
-not speak) goes through the ORM path unchanged.
+line. The move that ends a game is one of them too: its final result ranks the resignations
+read inside the same transaction. An action whose check fails changes nothing and is
+answered ``False``: the caller works out why (another move came first, the game ended, the
+id was used) on the ORM path. Anything else going wrong fails the group: each of its actions
+is then committed alone on the ORM path, so one bad action cannot sink the others, and a
+database that is down answers as it always does (503). What this writer does not take (an
+undo, a database it does not speak) goes through the ORM path unchanged.
 
 SQLite: a connection of the standard library's driver on a thread of its own, which runs a
 whole group per hop. PostgreSQL: an asyncpg connection with prepared statements.

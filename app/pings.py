@@ -22,7 +22,8 @@ PING_BEAT = 1.0
 
 class BeatPingProtocol(WebSocketsSansIOProtocol):
     def schedule_ping(self) -> None:
-        assert self.ping_interval is not None
+        if self.ping_interval is None:
+            return  # keepalive off: uvicorn schedules nothing then either
         when = math.ceil((self.loop.time() + self.ping_interval) / PING_BEAT) * PING_BEAT
         self.ping_timer = self.loop.call_at(when, self.send_keepalive_ping)
 

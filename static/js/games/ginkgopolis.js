@@ -573,7 +573,8 @@ function recap(ctx, view) {
     h("summary", null, ctx.t("ginkgopolis.recap")),
     h(
       "div",
-      { class: "gk-recap-body", "aria-live": "polite" },
+      // Scrollable once a round says much: reachable by keyboard, as every scroll area here.
+      { class: "gk-recap-body", "aria-live": "polite", tabindex: 0, role: "region", "aria-label": ctx.t("ginkgopolis.recap") },
       shown.map((g) => [g.title ? h("p", { class: "gk-recap-round" }, g.title) : null, h("ol", { class: "gk-recap-list" }, g.lines)]),
     ),
   );

@@ -350,8 +350,14 @@ class Engine(Protocol):
         """Return what ``seat`` may see (None = a spectator)."""
         ...
 
-    def view_json(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
-        """The view as the wire carries it: ``view(state, seat).model_dump(mode="json")``."""
+    def view_json(
+        self, state: BaseModel, seat: Seat | None, parts: dict[Any, Any] | None = None
+    ) -> dict[str, Any]:
+        """The view as the wire carries it: ``view(state, seat).model_dump(mode="json")``.
+
+        ``parts``, kept by the caller for one state, lets the views of its seats share what
+        they have in common (built once): the views returned then share those objects, so
+        nobody may change a view's data in place."""
         ...
 
     def result(self, state: BaseModel) -> Result | None:
@@ -456,7 +462,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         redact_log: Callable[[StateT, list[dict[str, Any]], Seat | None], list[dict[str, Any]]]
         | None = None,
         check_options_at_start: bool = True,
-        view_json: Callable[[StateT, Seat | None], dict[str, Any]] | None = None,
+        view_json: Callable[[StateT, Seat | None, dict[Any, Any]], dict[str, Any]] | None = None,
     ) -> None:
         """Declare a game from its parts.
 
@@ -469,7 +475,9 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         later must still replay. ``redact_log`` is the optional hook of :func:`redact_log`.
         ``view_json`` is the optional fast form of the view for the wire: exactly
         ``view(...).model_dump(mode="json")``, built without the models (every view a server
-        sends goes through it; tests/unit/games/test_view_json.py holds a game to it).
+        sends goes through it; tests/unit/games/test_view_json.py holds a game to it); its
+        third argument is the caller's ``parts`` of :meth:`Engine.view_json` (a new dict
+        when the caller keeps none).
         """
         levels = {"random", *bots}
         if set(info.bot_levels) != levels:
@@ -582,11 +590,14 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         """What ``seat`` may see (None = a spectator)."""
         return self._view(self._state(state), seat)
 
-    def view_json(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
-        """:meth:`view` as the wire carries it (``model_dump(mode="json")``)."""
+    def view_json(
+        self, state: BaseModel, seat: Seat | None, parts: dict[Any, Any] | None = None
+    ) -> dict[str, Any]:
+        """:meth:`view` as the wire carries it (``model_dump(mode="json")``); ``parts`` as
+        :meth:`Engine.view_json` says."""
         checked = self._state(state)
         if self._view_json is not None:
-            return self._view_json(checked, seat)
+            return self._view_json(checked, seat, {} if parts is None else parts)
         return self._view(checked, seat).model_dump(mode="json")
 
     def result(self, state: BaseModel) -> Result | None:

@@ -187,7 +187,7 @@ class Connection:
         if last is None or view is None or last[2] is None or last[1] != seat or last[0] >= version:
             return picture
         key = (seat, last[0])
-        patches = snap.patches if snap is not None and snap.version == version else {}
+        patches = snap.renders.patches if snap is not None and snap.version == version else {}
         patch = patches.get(key)
         if patch is None:
             patch = patches[key] = view_patch(last[2], view)
@@ -211,7 +211,7 @@ class Connection:
         # one with running clocks (read when sent).
         key = (seat, after, self.lang, may_undo(snap, seat))
         shared = not self.delta and ref is None and snap.time_control.clock == "none"
-        payload = snap.frames.get(key) if shared else None
+        payload = snap.renders.frames.get(key) if shared else None
         if payload is None:
             events = [] if after is None else await service.history.events_since(snap, after, seat)
             frame = self.state_frame(
@@ -221,7 +221,7 @@ class Connection:
                 frame["events_complete"] = False
             payload = orjson.dumps(frame)
             if shared:
-                snap.frames[key] = payload
+                snap.renders.frames[key] = payload
         self.last_version = max(self.last_version, snap.version)
         await self.send_raw(payload, "state")
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import replace
 from typing import Any, TypeAlias
 
 from pydantic import BaseModel
@@ -90,16 +89,12 @@ class History:
         state = await self.replay_state(snap, upto=version)
         engine = snap.engine
         result = engine.result(state)
-        return replace(
-            snap,
+        return snap.renewed(
             status=FINISHED if result is not None else PLAYING,
             version=version,
             state=state,
             result=result.model_dump(mode="json") if result else None,
             recent=OrderedDict(),
-            pictures={},
-            frames={},
-            patches={},
             # Not the table's last version: nothing of it can be taken back any more.
             undo_seat=None,
             undo=UNDO_SETTLED,

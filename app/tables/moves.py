@@ -11,7 +11,6 @@ import logging
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import replace
 from datetime import UTC
 from typing import Any, NoReturn, Protocol, cast
 
@@ -491,8 +490,7 @@ class Moves:
         recent[snap.version + 1] = (seat, events)
         while len(recent) > self.RECENT_EVENTS:
             recent.popitem(last=False)
-        self.cache[snap.id] = replace(
-            snap,
+        self.cache[snap.id] = snap.renewed(
             status=FINISHED if result is not None else PLAYING,
             version=snap.version + 1,
             state=new_state,
@@ -501,9 +499,6 @@ class Moves:
             cancel_vote=None if result is not None else snap.cancel_vote,
             previous=(snap.version, snap.state) if snap.state is not None else None,
             recent=recent,
-            pictures={},
-            frames={},
-            patches={},
             undo_seat=undo_seat if result is None else None,
             undo=UNDO_SETTLED,
         )

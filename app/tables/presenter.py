@@ -95,18 +95,18 @@ class Presenter:
         With ``lang``, the result also carries ``tiebreak_text`` (:meth:`with_result_text`)."""
         engine = snap.engine
         to_act = snap.to_act()
-        cached = snap.pictures.get(seat)
+        cached = snap.renders.pictures.get(seat)
         if cached is None:
             view: dict[str, Any] | None = None
             legal: list[dict[str, Any]] = []
             if snap.state is not None:
-                view = engine.view_json(snap.state, seat)
+                view = engine.view_json(snap.state, seat, snap.renders.view_parts)
                 # A resigned seat sends nothing more (its bot plays it).
                 if seat is not None and seat in to_act and not snap.seats[seat].resigned:
                     legal = [
                         a.model_dump(mode="json") for a in engine.legal_actions(snap.state, seat)
                     ]
-            cached = snap.pictures[seat] = (view, legal)
+            cached = snap.renders.pictures[seat] = (view, legal)
         view, legal = cached
         picture: dict[str, Any] = {
             "version": snap.version,

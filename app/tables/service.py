@@ -18,7 +18,6 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Mapping
-from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -346,8 +345,7 @@ class TableService:
             and not (last.client_id or "").startswith(SERVER_MOVES)
             else None
         )
-        snap = replace(
-            cached,
+        snap = cached.renewed(
             version=row.version,
             state=cached.engine.State.model_validate(row.state),
             clocks=row.clocks,
@@ -355,9 +353,6 @@ class TableService:
             cancel_vote=row.cancel_vote,
             previous=None,
             recent=recent,
-            pictures={},
-            frames={},
-            patches={},
             # The mover's picture asks the rules whether it may take the move back.
             undo_seat=mover,
             undo=UNDO_MOVER if mover is not None else UNDO_SETTLED,
@@ -374,7 +369,7 @@ class TableService:
             if len(self._dropped) >= self.DROPPED_KEPT:
                 self._dropped.clear()
             # Without the pictures and frames built from it: the read makes its own.
-            self._dropped[table_id] = replace(dropped, pictures={}, frames={}, patches={})
+            self._dropped[table_id] = dropped.renewed()
 
     @staticmethod
     def check_visible(snap: Snapshot, viewer_id: str | None, invite: str | None = None) -> None:

@@ -1,12 +1,12 @@
 """A table as it stands at one version, the cache entry every part of the table service
-reads: its seats, its parsed game state, and the per-version caches of pictures and patches.
+reads: its seats, its parsed game state, and what is rendered from that version.
 Plain data; the parts that load, change and show it live beside it in app/tables/."""
 
 from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -47,6 +47,23 @@ class SeatInfo:
 
 
 @dataclass(slots=True)
+class Renders:
+    """What is built from one version of a table, once, for every socket and request that
+    shows it; a new version (or new seats) starts with none (:meth:`Snapshot.renewed`)."""
+
+    # Each seat's view and legal actions (None: a spectator's).
+    pictures: dict[int | None, tuple[dict[str, Any] | None, list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
+    # The parts the engine's views of this state share (Engine.view_json).
+    view_parts: dict[Any, Any] = field(default_factory=dict)
+    # Delta frames: the JSON Patch from a seat's view at an older version to this one.
+    patches: dict[tuple[int | None, int], list[dict[str, Any]]] = field(default_factory=dict)
+    # State frames as sent, encoded once for every socket that gets the same one (app.realtime.hub).
+    frames: dict[tuple[Any, ...], bytes] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
 class Snapshot:
     """One table as it stands at ``version``, with its parsed game state (the cache entry)."""
 
@@ -80,17 +97,16 @@ class Snapshot:
     # are not asked yet) or UNDO_SETTLED (``undo_seat`` may take it back; None: nobody).
     undo_seat: int | None = None
     undo: str = UNDO_UNKNOWN
-    # Per-version caches: each seat's view and legal actions.
-    pictures: dict[int | None, tuple[dict[str, Any] | None, list[dict[str, Any]]]] = field(
-        default_factory=dict
-    )
-    # Delta frames: the JSON Patch from a seat's view at an older version to this one.
-    patches: dict[tuple[int | None, int], list[dict[str, Any]]] = field(default_factory=dict)
     recent: OrderedDict[int, tuple[int | None, list[dict[str, Any]]]] = field(
         default_factory=OrderedDict
     )
-    # State frames as sent, encoded once for every socket that gets the same one (app.realtime.hub).
-    frames: dict[tuple[Any, ...], bytes] = field(default_factory=dict)
+    # What is built from this version for the sockets and requests that show it.
+    renders: Renders = field(default_factory=Renders)
+
+    def renewed(self, **changes: Any) -> Snapshot:
+        """This snapshot with ``changes`` and nothing built from it yet: every change to a
+        table goes through here, so that no picture, patch or frame of before outlives it."""
+        return replace(self, renders=Renders(), **changes)
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:

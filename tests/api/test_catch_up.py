@@ -127,4 +127,4 @@ def test_a_table_read_again_at_the_same_version_keeps_what_cannot_have_changed(
         assert after is not before and after.version == before.version
         assert after.state is before.state and after.previous == before.previous
         assert (after.undo_seat, after.undo) == (before.undo_seat, before.undo)
-        assert after.pictures == {} and after.frames == {}
+        assert after.renders.pictures == {} and after.renders.frames == {}

@@ -54,7 +54,7 @@ def test_watchers_and_a_seats_sockets_share_one_encoding(
         assert json.loads(watcher)["view"] == http.get(f"/api/v1/tables/{tid}/state").json()["view"]
         assert json.loads(tab)["view"] == mover.state(tid)["view"]
         snap = live.service()._cache[tid]
-        seats = sorted((k[0] is None, k[2] or "") for k in snap.frames)
+        seats = sorted((k[0] is None, k[2] or "") for k in snap.renders.frames)
         assert seats == [(False, ""), (True, ""), (True, "es")]
     finally:
         for sock in sockets:

@@ -189,7 +189,9 @@ class PickEngine:
             all_bonuses=[list(b) for b in state.bonuses] if over else None, loser=state.loser,
         )  # fmt: skip
 
-    def view_json(self, state: BaseModel, seat: Seat | None) -> dict[str, Any]:
+    def view_json(
+        self, state: BaseModel, seat: Seat | None, parts: dict[Any, Any] | None = None
+    ) -> dict[str, Any]:
         return self.view(state, seat).model_dump(mode="json")
 
     def result(self, state: BaseModel) -> Result | None:

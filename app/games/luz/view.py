@@ -106,8 +106,8 @@ class LuzView(_View):
 # rejects a misspelt key.
 
 
-def _hand(state: LuzState, seat: Seat, viewer: Seat | None) -> dict[str, Any]:
-    visible = viewer is not None and viewer != seat
+def _hand(state: LuzState, seat: Seat, visible: bool) -> dict[str, Any]:
+    """``seat``'s hand, with its cards' values when ``visible`` (to every other seat)."""
     slots = [
         {"slot": i, "colour": c[0], "card": c if visible else None}
         for i, c in enumerate(state.hands[seat])
@@ -136,13 +136,15 @@ def _trick(state: LuzState, trick: Trick) -> dict[str, Any]:
 
 def view(state: LuzState, seat: Seat | None) -> LuzView:
     """Return the redacted picture of ``state`` for ``seat`` (None = spectator), per §6."""
-    return LuzView.model_validate(_view_data(state, seat))
+    return LuzView.model_validate(_view_data(state, seat, {}))
 
 
-def view_json(state: LuzState, seat: Seat | None) -> dict[str, Any]:
+def view_json(state: LuzState, seat: Seat | None, parts: dict[Any, Any]) -> dict[str, Any]:
     """:func:`view` as JSON data, the same as its ``model_dump(mode="json")`` (the data is
-    built in JSON form, and the engine's own needs no validating again)."""
-    return _view_data(state, seat)
+    built in JSON form, and the engine's own needs no validating again). The views of one
+    state share, through ``parts``, what is the same in each: the tricks, the deal scores,
+    and each hand in its two forms (values shown, values hidden)."""
+    return _view_data(state, seat, parts)
 
 
 # The JSON forms of the records a view holds, field by field: a model's dump costs several
@@ -164,7 +166,29 @@ def _options(options: LuzOptions) -> dict[str, Any]:
     return options.model_dump(mode="json")
 
 
-def _view_data(state: LuzState, seat: Seat | None) -> dict[str, Any]:
+def _view_data(state: LuzState, seat: Seat | None, parts: dict[Any, Any]) -> dict[str, Any]:
+    n = state.n_players
+    common = parts.get("common")
+    if common is None:
+        common = parts["common"] = _common(state)
+    players = []
+    for s in range(n):
+        visible = seat is not None and seat != s
+        hand = parts.get((s, visible))
+        if hand is None:
+            hand = parts[(s, visible)] = _hand(state, s, visible)
+        players.append({**common["players"][s], "hand": hand})
+    return {
+        "game": "luz",
+        "viewer": seat,
+        **common["top"],
+        "players": players,
+        **common["tricks"],
+    }
+
+
+def _common(state: LuzState) -> dict[str, Any]:
+    """What every seat's view of ``state`` holds alike, in the order of LuzView's fields."""
     n = state.n_players
     plays = state.trick
     current = {
@@ -180,22 +204,7 @@ def _view_data(state: LuzState, seat: Seat | None) -> dict[str, Any]:
     if state.options.strict_memory and len(completed) > 1:
         hidden = len(completed) - 1
         completed = completed[-1:]
-    players = [
-        {
-            "seat": s,
-            "bet": bet.tricks if (bet := state.bets[s]) is not None else None,
-            "safety": bet.safety if bet is not None else False,
-            "tricks_won": state.tricks_won[s],
-            "score": state.scores[s],
-            "is_first_player": s == state.first_player,
-            "has_chosen_high_end": state.high_end_chosen[s],
-            "hand": _hand(state, s, seat),
-        }
-        for s in range(n)
-    ]
-    return {
-        "game": "luz",
-        "viewer": seat,
+    top = {
         "n_players": n,
         "phase": state.phase,
         "deal": state.deal,
@@ -207,7 +216,20 @@ def _view_data(state: LuzState, seat: Seat | None) -> dict[str, Any]:
         "max_value": VALUES_BY_PLAYERS[n],
         "undealt_count": UNDEALT,
         "options": _options(state.options),
-        "players": players,
+    }
+    players = [
+        {
+            "seat": s,
+            "bet": bet.tricks if (bet := state.bets[s]) is not None else None,
+            "safety": bet.safety if bet is not None else False,
+            "tricks_won": state.tricks_won[s],
+            "score": state.scores[s],
+            "is_first_player": s == state.first_player,
+            "has_chosen_high_end": state.high_end_chosen[s],
+        }
+        for s in range(n)
+    ]
+    tricks = {
         "current_trick": current,
         "completed_tricks": completed,
         "hidden_tricks": hidden,
@@ -216,3 +238,4 @@ def _view_data(state: LuzState, seat: Seat | None) -> dict[str, Any]:
         ],
         "scores": list(state.scores),
     }
+    return {"top": top, "players": players, "tricks": tricks}

@@ -1,7 +1,7 @@
 """Every view a server sends goes through ``Engine.view_json``: for every game, at every step
 of seeded games at every player count, for every seat and a spectator, it is byte for byte the
 view model's JSON dump, whether the game builds it fast (``GameEngine(view_json=...)``) or
-not. Options that change what a view shows are played too (Luz's strict memory)."""
+not, and whether it is built alone or with the parts every view of its state shares. Options that change what a view shows are played too (Luz's strict memory)."""
 
 from __future__ import annotations
 
@@ -35,10 +35,22 @@ def _games(game: str) -> Iterator[tuple[int, int, str, BaseModel | None]]:
 
 
 def _same(engine: Engine, state: Any, n: int) -> int:
-    for seat in [*range(n), None]:
-        fast = orjson.dumps(engine.view_json(state, seat))
-        model = orjson.dumps(engine.view(state, seat).model_dump(mode="json"))
-        assert fast == model, (engine.info.id, seat)
+    """Each seat's view, alone and built with the parts the views of the state share (a
+    server builds every seat's from one ``parts``: spectator first, or last), is its model's."""
+    forward: dict[Any, Any] = {}
+    backward: dict[Any, Any] = {}
+    seats = [*range(n), None]
+    models = {
+        seat: orjson.dumps(engine.view(state, seat).model_dump(mode="json")) for seat in seats
+    }
+    for seat in seats:
+        alone = orjson.dumps(engine.view_json(state, seat))
+        shared = orjson.dumps(engine.view_json(state, seat, forward))
+        assert alone == models[seat], (engine.info.id, seat)
+        assert shared == models[seat], (engine.info.id, seat, "shared parts")
+    for seat in reversed(seats):
+        shared = orjson.dumps(engine.view_json(state, seat, backward))
+        assert shared == models[seat], (engine.info.id, seat, "shared parts, spectator first")
     return n + 1
 
 

@@ -32,10 +32,10 @@ from app.api.routes import endings, play, players, tables
 from app.api.routes import games as games_routes
 from app.config import Settings, get_settings
 from app.db.session import (
-    UNAVAILABLE_ERRORS,
     database_unavailable,
     make_engine,
     make_sessionmaker,
+    unavailable_errors,
 )
 from app.games import REGISTRY
 from app.games.base import Engine, action_adapter
@@ -117,7 +117,7 @@ class RequestMetrics:
             REQUESTS.labels(scope["method"], path, str(status)).inc()
 
 
-def _install_error_handlers(app: FastAPI) -> None:
+def _install_error_handlers(app: FastAPI, postgresql: bool) -> None:
     @app.exception_handler(errors.AppError)
     async def _app_error(request: Request, exc: errors.AppError) -> JSONResponse:
         if isinstance(exc, errors.WrongInvite):
@@ -176,7 +176,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     # A database that is down, unreachable or silent is the server's trouble, not a bug: 503
     # in the envelope, whatever the driver raised.
-    for error_class in UNAVAILABLE_ERRORS:
+    for error_class in unavailable_errors(postgresql):
         app.add_exception_handler(error_class, _unavailable)
 
     @app.exception_handler(Exception)
@@ -347,7 +347,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
     )
     app.state.settings = settings
     app.state.limiter = limiter = RateLimiter(settings)
-    _install_error_handlers(app)
+    _install_error_handlers(app, postgresql=not settings.is_sqlite)
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

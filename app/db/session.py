@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import sys
 from typing import Any
 
 from sqlalchemy import event
@@ -44,20 +45,6 @@ def make_engine(settings: Settings) -> AsyncEngine:
     )
 
 
-def _driver_unavailable_errors() -> tuple[type[Exception], ...]:
-    try:
-        import asyncpg  # type: ignore[import-untyped]
-    except ImportError:  # pragma: no cover - asyncpg ships with the app
-        return ()
-    return (
-        asyncpg.PostgresConnectionError,  # class 08: connection exceptions
-        asyncpg.CannotConnectNowError,
-        asyncpg.TooManyConnectionsError,
-        asyncpg.InvalidCatalogNameError,  # the database is gone
-        asyncpg.OperatorInterventionError,  # class 57: shutdown, crash, cancel
-    )
-
-
 # What a database that is down, unreachable or silent raises: raw from the drivers when
 # the connection attempt fails (refused, timed out), wrapped by SQLAlchemy once connected.
 UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (
@@ -68,15 +55,32 @@ UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (
     sa_exc.InterfaceError,
     sa_exc.DisconnectionError,
     sa_exc.TimeoutError,  # no pooled connection came free in time
-    *_driver_unavailable_errors(),
 )
+
+
+def unavailable_errors(postgresql: bool) -> tuple[type[Exception], ...]:
+    """:data:`UNAVAILABLE_ERRORS`, with asyncpg's own when the database is PostgreSQL (a
+    SQLite server never imports asyncpg, ≈ 3 MB resident)."""
+    if not postgresql:
+        return UNAVAILABLE_ERRORS
+    import asyncpg  # type: ignore[import-untyped]
+
+    return (
+        *UNAVAILABLE_ERRORS,
+        asyncpg.PostgresConnectionError,  # class 08: connection exceptions
+        asyncpg.CannotConnectNowError,
+        asyncpg.TooManyConnectionsError,
+        asyncpg.InvalidCatalogNameError,  # the database is gone
+        asyncpg.OperatorInterventionError,  # class 57: shutdown, crash, cancel
+    )
 
 
 def database_unavailable(exc: BaseException) -> bool:
     """Does ``exc`` say that the database cannot be reached (rather than a bug)?"""
     if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
         return True
-    return isinstance(exc, UNAVAILABLE_ERRORS)
+    # asyncpg's errors are only raised once it is imported (by a PostgreSQL engine).
+    return isinstance(exc, unavailable_errors("asyncpg" in sys.modules))
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -16,11 +16,14 @@ import ipaddress
 import logging
 import re
 import socket
-from typing import Any, NamedTuple
-
-import httpx
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from app import errors
+
+if TYPE_CHECKING:
+    # httpx (with what it pulls in, ≈ 6 MB resident) is imported when a webhook is first
+    # read or posted: most servers never see one.
+    import httpx
 
 log = logging.getLogger("partida.notify")
 
@@ -72,6 +75,8 @@ def parse_webhook_url(url: str) -> WebhookTarget:
         raise _invalid(
             f"at most {MAX_URL_LENGTH} characters", "too_long", max_length=MAX_URL_LENGTH
         )
+    import httpx
+
     try:
         parsed = httpx.URL(url)
         raw_host = parsed.raw_host.decode("ascii")
@@ -140,7 +145,8 @@ class TurnNotifier:
     ) -> None:
         self.public_url = public_url.rstrip("/") if public_url else None
         self.allow_private = allow_private
-        self._client = httpx.AsyncClient(timeout=5, transport=transport)
+        self._transport = transport
+        self._client: httpx.AsyncClient | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.sent = 0
         self.refused = 0
@@ -171,10 +177,20 @@ class TurnNotifier:
         pinned = original.copy_with(host=addresses[0].split("%")[0])
         return pinned, {"Host": host}, extensions
 
+    def _http(self) -> httpx.AsyncClient:
+        if self._client is None:
+            import httpx
+
+            self._client = httpx.AsyncClient(timeout=5, transport=self._transport)
+        return self._client
+
     async def _post(self, url: str, payload: dict[str, Any]) -> None:
+        import httpx
+
+        client = self._http()
         try:
             if self.allow_private:
-                await self._client.post(url, json=payload)
+                await client.post(url, json=payload)
             else:
                 pinned = await self._pinned(url)
                 if pinned is None:
@@ -182,9 +198,7 @@ class TurnNotifier:
                     log.info("webhook refused: its host resolves to a private address or none")
                     return
                 target, headers, extensions = pinned
-                await self._client.post(
-                    target, json=payload, headers=headers, extensions=extensions
-                )
+                await client.post(target, json=payload, headers=headers, extensions=extensions)
             self.sent += 1
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             log.info("webhook failed", extra={"error": type(exc).__name__})
@@ -196,4 +210,5 @@ class TurnNotifier:
     async def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
-        await self._client.aclose()
+        if self._client is not None:
+            await self._client.aclose()

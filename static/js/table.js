@@ -419,10 +419,42 @@ function renderBanner() {
     live = h("span", { class: "turn-text", role: "status", "aria-live": "polite" });
   }
   if (live.textContent !== text) live.textContent = text;
-  banner.replaceChildren(live);
   document.body.dataset.status = st;
   document.body.dataset.turn = turn;
   document.body.dataset.version = String(p?.version ?? 0);
+  return live;
+}
+
+// The banner's controls are made once and kept: every frame redraws the banner, and a button
+// made anew under a click (pressed on the old one, released on the new) takes no click, and
+// drops a keyboard user's focus. Each is updated in place; the banner's children change only
+// when a control comes or goes.
+const bannerControls = new Map();
+
+function bannerControl(key, make) {
+  let node = bannerControls.get(key);
+  if (!node) {
+    node = make();
+    bannerControls.set(key, node);
+  }
+  return node;
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+/** Make ``parent``'s children exactly ``nodes`` (the same nodes stay where they are). */
+function keepChildren(parent, nodes) {
+  const now = parent.children;
+  if (now.length === nodes.length && nodes.every((node, i) => now[i] === node)) return;
+  const focused = document.activeElement;
+  parent.replaceChildren(...nodes);
+  if (focused && focused !== document.activeElement && nodes.includes(focused)) focused.focus();
 }
 
 /** My decision's prompt docked where I look, and a legal target in view (decision.js). */
@@ -1059,39 +1091,44 @@ function renderLog() {
 /** The sounds switch (off until switched on; remembered by the browser). */
 function renderSoundToggle() {
   const on = soundOn();
-  return h(
-    "button",
-    {
-      type: "button",
-      class: "btn btn-link sound-toggle",
-      role: "switch",
-      "aria-checked": on ? "true" : "false",
-      "data-action": "sound",
-      "aria-label": t("sound.label"),
-      title: t("sound.hint"),
-      onclick: () => {
-        setSound(!soundOn());
-        render();
-        document.querySelector("#turn-banner .sound-toggle")?.focus(); // the banner was redrawn
+  const toggle = bannerControl("sound", () =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn-link sound-toggle",
+        role: "switch",
+        "data-action": "sound",
+        onclick: () => {
+          setSound(!soundOn());
+          render();
+        },
       },
-    },
-    h("span", { "aria-hidden": "true" }, "♪ "),
-    h("span", { class: "sound-label", "aria-hidden": "true" }, t("sound.label")),
-    h("span", { class: "sound-state", "aria-hidden": "true" }, on ? t("sound.on") : t("sound.off")),
+      h("span", { "aria-hidden": "true" }, "♪ "),
+      h("span", { class: "sound-label", "aria-hidden": "true" }),
+      h("span", { class: "sound-state", "aria-hidden": "true" }),
+    ),
   );
+  setAttr(toggle, "aria-checked", on ? "true" : "false");
+  setAttr(toggle, "aria-label", t("sound.label"));
+  setAttr(toggle, "title", t("sound.hint"));
+  setText(toggle.querySelector(".sound-label"), t("sound.label"));
+  setText(toggle.querySelector(".sound-state"), on ? t("sound.on") : t("sound.off"));
+  return toggle;
+}
+
+function notifyOn() {
+  return localStorage.getItem("partida.notify") === "1" && Notification.permission === "granted";
 }
 
 function renderNotifyToggle() {
   if (!("Notification" in window)) return null;
-  const on = localStorage.getItem("partida.notify") === "1" && Notification.permission === "granted";
-  return h(
-    "button",
-    {
+  const toggle = bannerControl("notify", () =>
+    h("button", {
       type: "button",
       class: "btn btn-link notify-toggle",
-      "aria-pressed": on ? "true" : "false",
       onclick: async () => {
-        if (on) {
+        if (notifyOn()) {
           localStorage.setItem("partida.notify", "0");
         } else {
           const permission = await Notification.requestPermission();
@@ -1100,9 +1137,12 @@ function renderNotifyToggle() {
         }
         render();
       },
-    },
-    on ? t("notify.off") : t("notify.on"),
+    }),
   );
+  const on = notifyOn();
+  setAttr(toggle, "aria-pressed", on ? "true" : "false");
+  setText(toggle, on ? t("notify.off") : t("notify.on"));
+  return toggle;
 }
 
 // ------------------------------------------------------------------ chat
@@ -1253,38 +1293,33 @@ function renderFair() {
   fillFairPanel(panel, tableId, hex, finished ? secret : null, { pending: true });
 }
 
-function renderUndo(banner) {
+function renderUndo() {
   const p = state.picture;
-  if (!state.undo || !p || p.status !== "playing" || p.version !== state.undo.version || mySeatTakenOver()) return;
-  banner.append(
+  if (!state.undo || !p || p.status !== "playing" || p.version !== state.undo.version || mySeatTakenOver()) return null;
+  const button = bannerControl("undo", () =>
     h(
       "button",
-      {
-        type: "button",
-        class: "btn btn-undo",
-        "data-action": "undo",
-        title: t("undo.title"),
-        disabled: Boolean(state.pending),
-        onclick: sendUndo,
-      },
+      { type: "button", class: "btn btn-undo", "data-action": "undo", onclick: sendUndo },
       h("span", { "aria-hidden": "true" }, "↶ "),
-      t("undo.button"),
+      h("span", { class: "undo-label" }),
     ),
   );
+  setAttr(button, "title", t("undo.title"));
+  button.disabled = Boolean(state.pending);
+  setText(button.querySelector(".undo-label"), t("undo.button"));
+  return button;
 }
 
 function render() {
   if (isGone()) return; // the table is not there: nothing of it to draw
   renderTitle();
-  renderBanner();
-  const banner = document.getElementById("turn-banner");
-  renderUndo(banner);
+  const live = renderBanner();
+  const notify = mySeat() !== null && status() !== "finished" ? renderNotifyToggle() : null;
+  keepChildren(
+    document.getElementById("turn-banner"),
+    [live, renderUndo(), notify, renderSoundToggle()].filter(Boolean),
+  );
   renderTakeover();
-  if (mySeat() !== null && status() !== "finished") {
-    const toggle = renderNotifyToggle();
-    if (toggle) banner.append(toggle);
-  }
-  banner.append(renderSoundToggle());
   renderBoard();
   renderSeats();
   renderSetup();

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import make_player
+from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import TURN_OR_END, my_move, seated_table, shot
 
 # Records every transform transition that starts on a keyed element (static/js/motion.js);
@@ -162,6 +162,38 @@ def test_sounds_are_off_until_switched_on_and_the_choice_is_kept(
     page.reload()
     expect(switch).to_have_attribute("aria-checked", "false")
     assert page.evaluate("() => localStorage.getItem('partida.sound')") == "0"
+
+
+def test_the_banners_controls_outlive_the_frames_that_redraw_it(
+    new_context: Any, api: httpx.Client
+) -> None:
+    """Every frame redraws the turn banner; its buttons (undo, notifications, sounds) stay the
+    same elements, so a click pressed on one is not released on its replacement (no click),
+    and a keyboard user's focus stays where it was."""
+    cleo = make_player(api, "Cleo")
+    table_id = seated_table(api, cleo, bots=2, options={"first_player": 0})
+    page = new_context(player=cleo).new_page()
+    page.goto(f"/tables/{table_id}")
+    page.wait_for_selector(TURN_OR_END)
+    expect(page.locator("#turn-banner [data-action=sound]")).to_be_visible()
+    page.evaluate(
+        "() => { window.__kept = [...document.querySelectorAll('#turn-banner button')]; }"
+    )
+    page.locator("#turn-banner [data-action=sound]").focus()
+    version = int(page.get_attribute("body", "data-version") or 0)
+    # My move from elsewhere (a bot's API call, another tab): this page only hears the frames,
+    # mine, then the bots' (the undo button comes and goes meanwhile).
+    state = api.get(f"/tables/{table_id}/state", headers=auth(cleo)).json()
+    body = {"version": state["version"], "action": state["legal_actions"][0]}
+    api.post(f"/tables/{table_id}/actions", json=body, headers=auth(cleo)).raise_for_status()
+    page.wait_for_function("(v) => Number(document.body.dataset.version) > v + 2", arg=version)
+    page.wait_for_selector(TURN_OR_END)
+    assert page.evaluate(
+        """() => window.__kept.every((b) => b.isConnected)
+              && window.__kept.every((b, i) => b === document.querySelectorAll(
+                   '#turn-banner button:not([data-action=undo])')[i])"""
+    )
+    assert page.evaluate("() => document.activeElement?.dataset.action") == "sound"
 
 
 # Elements at both edges of a phone, a narrow one in the corner, one inside a box that

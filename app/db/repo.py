@@ -39,14 +39,21 @@ async def players_by_age(session: AsyncSession) -> list[Player]:
 
 
 async def log_records(
-    session: AsyncSession, table_id: str, since: int, limit: int | None = None
+    session: AsyncSession,
+    table_id: str,
+    since: int,
+    limit: int | None = None,
+    upto: int | None = None,
 ) -> list[ActionRecord]:
-    """A table's log after version ``since``, in order (at most ``limit`` records)."""
+    """A table's log after version ``since``, in order (at most ``limit`` records, none
+    after version ``upto``)."""
     query = (
         select(ActionRecord)
         .where(ActionRecord.table_id == table_id, ActionRecord.version > since)
         .order_by(ActionRecord.version)
     )
+    if upto is not None:
+        query = query.where(ActionRecord.version <= upto)
     if limit is not None:
         query = query.limit(limit)
     return list((await session.execute(query)).scalars().all())

@@ -101,10 +101,10 @@ class History:
         )
 
     async def log_records(
-        self, table_id: str, since: int, limit: int | None = None
+        self, table_id: str, since: int, limit: int | None = None, upto: int | None = None
     ) -> list[ActionRecord]:
         async with self.sessionmaker() as session:
-            return await repo.log_records(session, table_id, since, limit)
+            return await repo.log_records(session, table_id, since, limit, upto)
 
     async def replay_state(self, snap: Snapshot, upto: int | None = None) -> BaseModel:
         """setup(seed) and every logged action through ``apply``, up to a version (by default
@@ -134,7 +134,7 @@ class History:
         wanted = range(since + 1, snap.version + 1)
         if all(v in snap.recent for v in wanted):
             return shown(snap, redact_events(((v, *snap.recent[v]) for v in wanted), seat), seat)
-        records = await self.log_records(snap.id, since, limit=snap.version - since)
+        records = await self.log_records(snap.id, since, upto=snap.version)
         return shown(
             snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
         )
@@ -149,7 +149,10 @@ class History:
     ) -> dict[str, Any]:
         snap = await self.visible_snapshot(table_id, player, invite)
         seat = snap.seat_of(player.id if player else None)
-        records = await self.log_records(table_id, max(since, 0))
+        # Read after the snapshot: a move committed meanwhile is not the snapshot's. Its
+        # events come with the frame of its version; here they would come twice to a client
+        # that counts what it has by this answer's version.
+        records = await self.log_records(table_id, max(since, 0), upto=snap.version)
         events = shown(
             snap, redact_events(((r.version, r.seat, r.events) for r in records), seat), seat
         )

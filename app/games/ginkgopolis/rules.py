@@ -33,7 +33,7 @@ from app.games.base import (
     Seat,
     rank_by_score,
 )
-from app.games.trusted import trusted
+from app.games.trusted import maker, put, shared, trusted
 
 from . import data as D
 from .actions import (
@@ -253,6 +253,13 @@ class GinkgopolisState(BaseModel):
         return self.n_players == 1
 
 
+# Makers of the state's parts, as trusted() makes them but without its look-up per call.
+_building = maker(Building)
+_selection = maker(Selection)
+_decision = maker(Decision)
+_make_step = maker(Step)
+
+
 # --------------------------------------------------------------------------- cell helpers
 
 
@@ -294,6 +301,35 @@ _CANON_KEY = D.CANON_KEY.__getitem__
 
 #: ``visible_to`` of a seat's private events (one frozenset per seat, shared: it is frozen).
 _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({p}) for p in range(len(D.PLAYER_COLOURS)))
+
+# The events of every action, by the fields each call site gives (see trusted.shared): a
+# frozen event of plain values is looked up rather than made, and the same values make
+# the same event. Events holding a list are made afresh, without the look-up of trusted().
+_CARDS_DRAWN = shared(CardsDrawn, "player", "count")
+_ROUND_STARTED = shared(RoundStarted, "round", "first_player")
+_HANDS_PASSED = shared(HandsPassed, "first_player")
+_TOKEN_MOVED = shared(TokenMoved, "letter", "cell")
+_ACTION_REVEALED = shared(ActionRevealed, "player", "card", "tile", "action")
+_RESOURCES_RETURNED = shared(ResourcesReturned, "player", "count", "sp", "hal")
+_CHOICE_COMMITTED = shared(ChoiceCommitted, "player", "step")
+_CHOICE_COMMITTED_SELECT = shared(ChoiceCommitted, "player", "step", "tile_attached")
+_SELECTION_MADE = shared(SelectionMade, "player", "card", "tile", "visible_to")
+_NEW_HAND_CHOSEN = shared(NewHandChosen, "player", "use", "visible_to")
+_CONTRIBUTION_MADE = shared(ContributionMade, "player", "tile", "visible_to")
+_NEIGHBOUR = shared(NeighbourBuilding, "cell", "top", "height")
+_BUILT_UP = shared(
+    BuiltUp, "player", "cell", "tile", "card", "height", "sp_cost", "colour_cost", "hal"
+)
+# ItemsGained of _gain: resources, SP (with ``hal``) or tiles, from a building or not.
+_GAINED_RESOURCES = shared(ItemsGained, "player", "resources", "reason")
+_GAINED_RESOURCES_FROM = shared(ItemsGained, "player", "resources", "reason", "building", "cell")
+_GAINED_SP = shared(ItemsGained, "player", "sp", "reason", "hal")
+_GAINED_SP_FROM = shared(ItemsGained, "player", "sp", "reason", "hal", "building", "cell")
+_GAINED_TILES = shared(ItemsGained, "player", "tiles", "reason")
+_GAINED_TILES_FROM = shared(ItemsGained, "player", "tiles", "reason", "building", "cell")
+_cards_received = maker(CardsReceived)
+_tiles_received = maker(TilesReceived)
+_building_urbanized = maker(BuildingUrbanized)
 
 
 def building_of(s: GinkgopolisState, card: str) -> tuple[str, Building] | None:
@@ -476,8 +512,8 @@ def _finish_setup(s: GinkgopolisState, ev: list[Event]) -> None:
         for p in _turn_order(s):
             pl = s.players[p]
             pl.hand = canon(hands[p])
-            ev.append(trusted(CardsDrawn, player=p, count=len(pl.hand)))
-            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
+            ev.append(_CARDS_DRAWN(p, len(pl.hand)))
+            ev.append(_cards_received(player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     ev.append(
         GameSetUp(
             n_players=n,
@@ -504,7 +540,7 @@ def _take_start_items(
         trusted(ItemsGained, player=p, resources=moved, sp=sp, tiles=len(drawn), reason="start")
     )
     if drawn:
-        ev.append(trusted(TilesReceived, player=p, tiles=drawn, visible_to=_ONLY[p]))
+        ev.append(_tiles_received(player=p, tiles=drawn, visible_to=_ONLY[p]))
 
 
 def _turn_order(s: GinkgopolisState) -> list[int]:
@@ -679,28 +715,41 @@ def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
             top = building.tiles[-1]
             if top in wanted and not building.pending:
                 tops[top] = building
-    # each tile's number and colour, looked up once for all the buildings
-    priced = [(t, D.NUMBER[t], D.COLOUR[t]) for t in tiles]
+    held = tuple(tiles)
     out: list[Select] = []
     for card in hand:
         out.append(_select(card, None))
         if card[:2] == "U-":  # D.is_urbanization
             if pl.resources >= 1:
-                out.extend(_urbanize_selects(card, tuple(tiles)))
+                out.extend(_urbanize_selects(card, held))
             continue
         b = tops.get(card)
         if b is None:
             continue
-        # The prices of _build_up_price, what depends only on the building worked out once:
-        # the SP cost is max(0, top number - tile number), the resources the new height
-        # (+ 1 for a colour change).
         height = len(b.tiles)
         have = pl.resources + (height if b.owner == p else 0)  # _resources_for
-        number, colour = D.NUMBER[card], D.COLOUR[card]
-        for t, n, c in priced:
-            if sp >= max(0, number - n) and have >= height + 1 + (c != colour):
-                out.append(_select(card, t))
+        # Beyond 19 SP every number cost is paid, beyond 1 spare resource every colour cost:
+        # the selections are the same, and so is their entry in the cache.
+        spare = have - height - 1
+        if spare >= 0:
+            out.extend(_build_up_selects(card, held, min(sp, 19), min(spare, 1)))
     return out
+
+
+@functools.lru_cache(maxsize=16384)
+def _build_up_selects(card: str, tiles: tuple[str, ...], sp: int, spare: int) -> tuple[Select, ...]:
+    """The selections of building each of ``tiles`` on the building ``card`` designates,
+    for a player with ``sp`` SP and ``spare`` resources beyond the new height: the prices
+    of :func:`_build_up_price` (the SP cost is max(0, top number - tile number), a
+    colour change costs 1 resource more), worked out once for the same tiles and means."""
+    number, colour = D.NUMBER[card], D.COLOUR[card]
+    return tuple(
+        [
+            _select(card, t)
+            for t in tiles
+            if sp >= max(0, number - D.NUMBER[t]) and spare >= (D.COLOUR[t] != colour)
+        ]
+    )
 
 
 # --------------------------------------------------------------------------- tokens (§7.2, D2, D3)
@@ -747,7 +796,7 @@ def _order_kept(tokens: dict[str, Cell], letter: str, cell: Cell) -> bool:
 def _move_token(s: GinkgopolisState, letter: str, cell: Cell, ev: list[Event]) -> None:
     s.tokens[letter] = cell
     s.tokens = {lt: s.tokens[lt] for lt in D.LETTERS if lt in s.tokens}
-    ev.append(trusted(TokenMoved, letter=letter, cell=cell))
+    ev.append(_TOKEN_MOVED(letter, cell))
 
 
 # --------------------------------------------------------------------------- rounds
@@ -758,7 +807,7 @@ def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
     s.round += 1
     for pl in s.players:
         _put(pl, selection=None, revealed=False, new_hand=None)
-    ev.append(trusted(RoundStarted, round=s.round, first_player=s.first_player))
+    ev.append(_ROUND_STARTED(s.round, s.first_player))
     if s.solo:
         you = s.players[0]
         hand = list(you.hand)
@@ -767,8 +816,8 @@ def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
             if card is not None:
                 hand.append(card)
         you.hand = canon(hand)
-        ev.append(trusted(CardsDrawn, player=0, count=len(you.hand)))
-        ev.append(trusted(CardsReceived, player=0, cards=list(you.hand), visible_to=_ONLY[0]))
+        ev.append(_CARDS_DRAWN(0, len(you.hand)))
+        ev.append(_cards_received(player=0, cards=list(you.hand), visible_to=_ONLY[0]))
         s.hal_card = _draw_card(s, ev)
         s.phase = "select"
         return
@@ -793,8 +842,8 @@ def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
                 if card is not None:
                     hand.append(card)
             pl.hand = canon(hand)
-            ev.append(trusted(CardsDrawn, player=p, count=len(pl.hand)))
-            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
+            ev.append(_CARDS_DRAWN(p, len(pl.hand)))
+            ev.append(_cards_received(player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     for pl in s.players:
         pl.new_hand = None
     s.phase = "select"
@@ -822,20 +871,23 @@ def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
         return
     if not s.solo:
         n = s.n_players
-        hands = [s.players[p].hand for p in range(n)]
+        players = s.players
+        hands = [players[p].hand for p in range(n)]
+        # (put: a field assigned as pydantic assigns it, without its checks; see trusted.put)
         for p in range(n):
-            s.players[p].hand = hands[(p - 1) % n]
+            put(players[p], "hand", hands[(p - 1) % n])
         s.first_player = (s.first_player + 1) % n
-        ev.append(trusted(HandsPassed, first_player=s.first_player))
+        ev.append(_HANDS_PASSED(s.first_player))
         for p in _turn_order(s):
             card = _draw_card(s, ev)
-            pl = s.players[p]
+            pl = players[p]
             if card is not None:
-                pl.hand = canon([*pl.hand, card])
-                ev.append(trusted(CardsDrawn, player=p, count=1))
+                hand = canon([*pl.hand, card])
+                ev.append(_CARDS_DRAWN(p, 1))
             else:
-                pl.hand = canon(pl.hand)
-            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
+                hand = canon(pl.hand)
+            put(pl, "hand", hand)
+            ev.append(_cards_received(player=p, cards=list(hand), visible_to=_ONLY[p]))
     _start_round(s, ev)
 
 
@@ -862,7 +914,7 @@ def _run(s: GinkgopolisState, ev: list[Event]) -> None:
     while s.phase == "resolve" and s.decision is None and queue:
         _do_step(s, _plan(queue.pop(0)), ev)
     # what waits for the decision is stored as the Steps it stands for
-    queue[:] = [trusted(Step, **step) if isinstance(step, dict) else step for step in queue]
+    queue[:] = [_make_step(**step) if isinstance(step, dict) else step for step in queue]
 
 
 def _push(s: GinkgopolisState, steps: list[Plan]) -> None:
@@ -906,7 +958,7 @@ def _mark_spent(s: GinkgopolisState, p: int, card: str) -> None:
     sel = pl.selection
     if sel is not None and sel.card == card:
         # a copy, not a change: a fork of the state shares the selections (see _fork)
-        pl.selection = _copied(sel, spent=True)
+        put(pl, "selection", _copied(sel, spent=True))
 
 
 def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
@@ -916,23 +968,31 @@ def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
     amount = step.get("amount", 0)
     reason = step.get("reason", "")
     cell = step.get("cell")
-    source = {"building": step.get("card") or None, "cell": cell} if cell is not None else {}
+    building = step.get("card") or None
     colour = step.get("colour", "")
     if colour == "R":
         moved = min(amount, pl.supply)
-        pl.supply -= moved
-        pl.resources += moved
-        ev.append(trusted(ItemsGained, player=p, resources=moved, reason=reason, **source))
+        _put(pl, supply=pl.supply - moved, resources=pl.resources + moved)
+        ev.append(
+            _GAINED_RESOURCES(p, moved, reason)
+            if cell is None
+            else _GAINED_RESOURCES_FROM(p, moved, reason, building, cell)
+        )
         return
     if colour == "Y":
-        pl.sp += amount
+        put(pl, "sp", pl.sp + amount)
         # (Hal's neighbour SP come this way too: his "items" are SP, §15 step 3)
-        ev.append(trusted(ItemsGained, player=p, sp=amount, reason=reason, hal=pl.hal, **source))
+        ev.append(
+            _GAINED_SP(p, amount, reason, pl.hal)
+            if cell is None
+            else _GAINED_SP_FROM(p, amount, reason, pl.hal, building, cell)
+        )
         return
     drawn: list[str] = []
     paused = False
     remaining = amount
-    tiles = pl.tiles = list(pl.tiles)  # a new list, the input state's is shared (see _fork)
+    tiles = list(pl.tiles)  # a new list, the input state's is shared (see _fork)
+    put(pl, "tiles", tiles)
     while remaining > 0 and s.supply:
         tile = s.supply.pop(0)
         drawn.append(tile)
@@ -941,11 +1001,15 @@ def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
         if _after_tile_drawn(s, ev):
             paused = True
             break
-    pl.tiles = canon(tiles)
+    put(pl, "tiles", canon(tiles))
     # Tile identities reach only the drawer; the count is public (§13).
     if drawn:
-        ev.append(trusted(ItemsGained, player=p, tiles=len(drawn), reason=reason, **source))
-        ev.append(trusted(TilesReceived, player=p, tiles=drawn, visible_to=_ONLY[p]))
+        ev.append(
+            _GAINED_TILES(p, len(drawn), reason)
+            if cell is None
+            else _GAINED_TILES_FROM(p, len(drawn), reason, building, cell)
+        )
+        ev.append(_tiles_received(player=p, tiles=drawn, visible_to=_ONLY[p]))
     if paused and remaining > 0:
         _push(s, [{**step, "amount": remaining}])
 
@@ -988,7 +1052,7 @@ def _resolve(s: GinkgopolisState, p: int, ev: list[Event]) -> None:
     sel = pl.selection
     if sel is None:
         raise RuntimeError(f"player {p} has no selection to resolve: every seat selects first")
-    pl.revealed = True
+    put(pl, "revealed", True)
     card, tile = sel.card, sel.tile
     if tile is not None and selection_problem_at_resolution(s, p, card, tile) is not None:
         # §7.0 fallback; unreachable with validated selections.
@@ -996,13 +1060,13 @@ def _resolve(s: GinkgopolisState, p: int, ev: list[Event]) -> None:
         tile = None
         pl.selection = Selection(card=card, tile=None)
     if tile is None:
-        ev.append(trusted(ActionRevealed, player=p, card=card, tile=None, action="exploit"))
+        ev.append(_ACTION_REVEALED(p, card, None, "exploit"))
         _exploit(s, p, card, ev)
     elif D.is_urbanization(card):
-        ev.append(trusted(ActionRevealed, player=p, card=card, tile=tile, action="urbanize"))
+        ev.append(_ACTION_REVEALED(p, card, tile, "urbanize"))
         _urbanize(s, p, card, tile, ev)
     else:
-        ev.append(trusted(ActionRevealed, player=p, card=card, tile=tile, action="build_up"))
+        ev.append(_ACTION_REVEALED(p, card, tile, "build_up"))
         _build_up(s, p, card, tile, ev)
 
 
@@ -1032,7 +1096,7 @@ def _exploit(s: GinkgopolisState, p: int, card: str, ev: list[Event]) -> None:
             items.append("tile")
         if len(items) == 2:
             _push(s, tail)
-            s.decision = trusted(Decision, kind="take", seat=p, player=p, card=card, items=items)
+            s.decision = _decision(kind="take", seat=p, player=p, card=card, items=items)
             return
         if items:
             colour = "R" if items[0] == "resource" else "B"
@@ -1064,7 +1128,7 @@ def _place_new_building(
     s: GinkgopolisState, p: int, letter: str, tile: str, ev: list[Event]
 ) -> Cell:
     site = s.tokens.pop(letter)
-    s.city[key(site)] = trusted(Building, tiles=[tile], owner=p, pending=True)
+    s.city[key(site)] = _building(tiles=[tile], owner=p, pending=True)
     pl = s.players[p]
     if pl.hal:
         pl.supply -= 1
@@ -1072,13 +1136,12 @@ def _place_new_building(
         pl.resources -= 1
     city = s.city
     around = [
-        trusted(NeighbourBuilding, cell=c, top=b.tiles[-1], height=len(b.tiles))
+        _NEIGHBOUR(c, b.tiles[-1], len(b.tiles))
         for c in neighbours(site)
         if (b := city.get(key(c))) is not None
     ]
     ev.append(
-        trusted(
-            BuildingUrbanized,
+        _building_urbanized(
             player=p,
             cell=site,
             tile=tile,
@@ -1099,8 +1162,7 @@ def _ask_token_move(
         return
     # The card rides along so the board can show what was played while seat 0 chooses:
     # Hal's card is in no hand nor selection by then (§15 step 3).
-    s.decision = trusted(
-        Decision,
+    s.decision = _decision(
         kind="move_token",
         seat=0 if s.solo else p,
         player=p,
@@ -1151,36 +1213,27 @@ def _cover(
     owner = b.owner
     if owner is not None:
         o = s.players[owner]
-        if o.hal:
-            o.supply += h
-        else:
-            o.resources += h
         gained = h if owner != p else 0
-        o.sp += gained
-        ev.append(trusted(ResourcesReturned, player=owner, count=h, sp=gained, hal=o.hal))
-    sp_cost = max(0, D.number_of(b.top) - D.number_of(tile)) if pay else 0
-    colour_cost = (1 if D.colour_of(tile) != D.colour_of(b.top) else 0) if pay else 0
+        if o.hal:
+            _put(o, supply=o.supply + h, sp=o.sp + gained)
+        else:
+            _put(o, resources=o.resources + h, sp=o.sp + gained)
+        ev.append(_RESOURCES_RETURNED(owner, h, gained, o.hal))
+    top = b.tiles[-1]
+    sp_cost = max(0, D.NUMBER[top] - D.NUMBER[tile]) if pay else 0
+    colour_cost = (1 if D.COLOUR[tile] != D.COLOUR[top] else 0) if pay else 0
     # Buildings are shared with the input state of apply (see _fork): replace, never change.
     s.city[cell_key] = _copied(b, tiles=[*b.tiles, tile], owner=p, pending=True)
-    pl.sp -= sp_cost
     if pl.hal:
-        pl.supply -= h + 1
+        _put(pl, sp=pl.sp - sp_cost, supply=pl.supply - (h + 1))
     else:
-        pl.resources -= colour_cost + h + 1
-        pl.supply += colour_cost
-    ev.append(
-        trusted(
-            BuiltUp,
-            player=p,
-            cell=cell_of(cell_key),
-            tile=tile,
-            card=card,
-            height=h + 1,
-            sp_cost=sp_cost,
-            colour_cost=colour_cost,
-            hal=pl.hal,
+        _put(
+            pl,
+            sp=pl.sp - sp_cost,
+            resources=pl.resources - (colour_cost + h + 1),
+            supply=pl.supply + colour_cost,
         )
-    )
+    ev.append(_BUILT_UP(p, cell_of(cell_key), tile, card, h + 1, sp_cost, colour_cost, pl.hal))
 
 
 def _build_up(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]) -> None:
@@ -1830,42 +1883,27 @@ def apply(
         ev.append(
             trusted(DraftPicked, player=seat, character=action.character, visible_to=_ONLY[seat])
         )
-        ev.append(trusted(ChoiceCommitted, player=seat, step="draft"))
+        ev.append(_CHOICE_COMMITTED(seat, "draft"))
         if not to_act(s):
             s = _fork(s)
             _pass_draft_piles(s, ev)
     elif isinstance(action, KeepHand | NewHand):
         pl.new_hand = isinstance(action, NewHand)
-        ev.append(trusted(NewHandChosen, player=seat, use=pl.new_hand, visible_to=_ONLY[seat]))
-        ev.append(trusted(ChoiceCommitted, player=seat, step="new_hand"))
+        ev.append(_NEW_HAND_CHOSEN(seat, pl.new_hand, _ONLY[seat]))
+        ev.append(_CHOICE_COMMITTED(seat, "new_hand"))
         if not to_act(s):
             s = _fork(s)
             _process_new_hands(s, ev)
     elif isinstance(action, Select):
         _put(
             pl,
-            selection=trusted(Selection, card=action.card, tile=action.tile),
+            selection=_selection(card=action.card, tile=action.tile),
             hand=_without(pl.hand, action.card),
         )
         if action.tile is not None:
-            pl.tiles = _without(pl.tiles, action.tile)
-        ev.append(
-            trusted(
-                SelectionMade,
-                player=seat,
-                card=action.card,
-                tile=action.tile,
-                visible_to=_ONLY[seat],
-            )
-        )
-        ev.append(
-            trusted(
-                ChoiceCommitted,
-                player=seat,
-                step="select",
-                tile_attached=action.tile is not None,
-            )
-        )
+            put(pl, "tiles", _without(pl.tiles, action.tile))
+        ev.append(_SELECTION_MADE(seat, action.card, action.tile, _ONLY[seat]))
+        ev.append(_CHOICE_COMMITTED_SELECT(seat, "select", action.tile is not None))
         if not to_act(s):
             s = _fork(s)
             _begin_resolution(s)
@@ -1874,15 +1912,13 @@ def apply(
         if isinstance(action, Contribute):
             pl.tiles = _without(pl.tiles, action.tile)
             pl.set_aside = [*pl.set_aside, action.tile]
-            ev.append(
-                trusted(ContributionMade, player=seat, tile=action.tile, visible_to=_ONLY[seat])
-            )
+            ev.append(_CONTRIBUTION_MADE(seat, action.tile, _ONLY[seat]))
             if not pl.tiles:
                 pl.contribution_done = True
         else:
             pl.contribution_done = True
         if pl.contribution_done:
-            ev.append(trusted(ChoiceCommitted, player=seat, step="contribute"))
+            ev.append(_CHOICE_COMMITTED(seat, "contribute"))
         if not to_act(s):
             s = _fork(s)
             _finish_contributions(s, ev)

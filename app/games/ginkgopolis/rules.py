@@ -268,6 +268,17 @@ def key(cell: Cell) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
+class _Keys(dict[Cell, str]):
+    """:func:`key` of each cell, worked out once (a look-up costs a fraction of the format)."""
+
+    def __missing__(self, cell: Cell) -> str:
+        made = self[cell] = key(cell)
+        return made
+
+
+_KEY = _Keys()
+
+
 @functools.lru_cache(maxsize=4096)
 def cell_of(k: str) -> Cell:
     """Inverse of :func:`key` (cached: every view and scoring parses each city key)."""
@@ -715,41 +726,33 @@ def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
             top = building.tiles[-1]
             if top in wanted and not building.pending:
                 tops[top] = building
-    held = tuple(tiles)
     out: list[Select] = []
     for card in hand:
-        out.append(_select(card, None))
+        with_tile = _SELECTS[card]
+        out.append(with_tile[None])
         if card[:2] == "U-":  # D.is_urbanization
             if pl.resources >= 1:
-                out.extend(_urbanize_selects(card, held))
+                out.extend(map(with_tile.__getitem__, tiles))
             continue
         b = tops.get(card)
         if b is None:
             continue
+        # The prices of _build_up_price, what depends only on the building worked out once:
+        # the SP cost is max(0, top number - tile number), the resources the new height
+        # (+ 1 for a colour change), here as the resources to spare beyond the new height.
         height = len(b.tiles)
-        have = pl.resources + (height if b.owner == p else 0)  # _resources_for
-        # Beyond 19 SP every number cost is paid, beyond 1 spare resource every colour cost:
-        # the selections are the same, and so is their entry in the cache.
-        spare = have - height - 1
-        if spare >= 0:
-            out.extend(_build_up_selects(card, held, min(sp, 19), min(spare, 1)))
+        spare = pl.resources + (height if b.owner == p else 0) - height - 1  # _resources_for
+        if spare < 0:
+            continue
+        number, colour = D.NUMBER[card], D.COLOUR[card]
+        out.extend(
+            [
+                with_tile[t]
+                for t in tiles
+                if sp >= max(0, number - D.NUMBER[t]) and spare >= (D.COLOUR[t] != colour)
+            ]
+        )
     return out
-
-
-@functools.lru_cache(maxsize=16384)
-def _build_up_selects(card: str, tiles: tuple[str, ...], sp: int, spare: int) -> tuple[Select, ...]:
-    """The selections of building each of ``tiles`` on the building ``card`` designates,
-    for a player with ``sp`` SP and ``spare`` resources beyond the new height: the prices
-    of :func:`_build_up_price` (the SP cost is max(0, top number - tile number), a
-    colour change costs 1 resource more), worked out once for the same tiles and means."""
-    number, colour = D.NUMBER[card], D.COLOUR[card]
-    return tuple(
-        [
-            _select(card, t)
-            for t in tiles
-            if sp >= max(0, number - D.NUMBER[t]) and spare >= (D.COLOUR[t] != colour)
-        ]
-    )
 
 
 # --------------------------------------------------------------------------- tokens (§7.2, D2, D3)
@@ -757,13 +760,14 @@ def _build_up_selects(card: str, tiles: tuple[str, ...], sp: int, spare: int) ->
 
 def token_candidates(s: GinkgopolisState, site: Cell, letter: str) -> list[Cell]:
     """Cells the token ``letter`` (already lifted off the board) may move to (§19c)."""
-    occupied = set(s.city) | {key(c) for lt, c in s.tokens.items() if lt != letter}
-    cands = [c for c in neighbours(site) if key(c) not in occupied]
+    occupied = set(s.city)
+    occupied.update([_KEY[c] for lt, c in s.tokens.items() if lt != letter])
+    cands = [c for c in neighbours(site) if _KEY[c] not in occupied]
     if not cands:
         edge: set[Cell] = set()
         for k in s.city:
             for c in neighbours(cell_of(k)):
-                if key(c) not in occupied:
+                if _KEY[c] not in occupied:
                     edge.add(c)
         cands = reading_order(edge)
     if s.options.keep_token_order:
@@ -1014,10 +1018,12 @@ def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
         _push(s, [{**step, "amount": remaining}])
 
 
-#: Each tableau card's permanent bonus as the gains it queues: (trigger, colour, amount).
-_BONUS_GAINS: dict[str, tuple[tuple[str, str, int], ...]] = {
+#: Each tableau card's permanent bonus as the gains it queues: (trigger, colour, amount,
+#: reason).
+_BONUS_GAINS: dict[str, tuple[tuple[str, str, int, str], ...]] = {
     card: tuple(
-        (bonus[0], {"resource": "R", "sp": "Y", "tile": "B"}[item], n) for item, n in bonus[1]
+        (bonus[0], {"resource": "R", "sp": "Y", "tile": "B"}[item], n, f"bonus {card}")
+        for item, n in bonus[1]
     )
     if bonus is not None
     else ()
@@ -1032,7 +1038,7 @@ def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
         return
     steps: list[Plan] = []
     for card in [*pl.characters, *pl.tableau]:
-        for when, colour, amount in _BONUS_GAINS[card]:
+        for when, colour, amount, reason in _BONUS_GAINS[card]:
             if when == trigger:
                 steps.append(
                     {
@@ -1040,7 +1046,7 @@ def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
                         "player": p,
                         "colour": colour,
                         "amount": amount,
-                        "reason": f"bonus {card}",
+                        "reason": reason,
                     }
                 )
     _push(s, steps)
@@ -1128,7 +1134,7 @@ def _place_new_building(
     s: GinkgopolisState, p: int, letter: str, tile: str, ev: list[Event]
 ) -> Cell:
     site = s.tokens.pop(letter)
-    s.city[key(site)] = _building(tiles=[tile], owner=p, pending=True)
+    s.city[_KEY[site]] = _building(tiles=[tile], owner=p, pending=True)
     pl = s.players[p]
     if pl.hal:
         pl.supply -= 1
@@ -1138,7 +1144,7 @@ def _place_new_building(
     around = [
         _NEIGHBOUR(c, b.tiles[-1], len(b.tiles))
         for c in neighbours(site)
-        if (b := city.get(key(c))) is not None
+        if (b := city.get(_KEY[c])) is not None
     ]
     ev.append(
         _building_urbanized(
@@ -1180,7 +1186,7 @@ def _urbanize(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]
     steps: list[Plan] = []
     city = s.city
     for c in neighbours(site):
-        b = city.get(key(c))
+        b = city.get(_KEY[c])
         if b is not None:
             top = b.tiles[-1]
             steps.append(
@@ -1293,7 +1299,7 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
         # have to choose the cell), then Hal scores his neighbours, then his card is
         # discarded. Queued behind the token move, so that while seat 0 chooses, Hal's SP
         # and the discard pile are still those from before the scoring.
-        sp = sum(nb.height for c in neighbours(site) if (nb := s.city.get(key(c))) is not None)
+        sp = sum(nb.height for c in neighbours(site) if (nb := s.city.get(_KEY[c])) is not None)
         _push(
             s,
             [
@@ -1585,17 +1591,27 @@ def _listed(kind: type[A], **fields: object) -> A:
     return trusted(kind, **fields)
 
 
-@functools.lru_cache(maxsize=16384)
-def _select(card: str, tile: str | None) -> Select:
-    """:func:`_listed` for the most listed action, by position, which is quicker to look up."""
-    return trusted(Select, card=card, tile=tile)
+class _SelectsOf(dict[str | None, Select]):
+    """:func:`_listed` for the most listed action: the selections of one card, by tile
+    (None: the card alone), each made on its first listing."""
+
+    def __init__(self, card: str) -> None:
+        super().__init__()
+        self.card = card
+
+    def __missing__(self, tile: str | None) -> Select:
+        made = self[tile] = trusted(Select, card=self.card, tile=tile)
+        return made
 
 
-@functools.lru_cache(maxsize=4096)
-def _urbanize_selects(card: str, tiles: tuple[str, ...]) -> tuple[Select, ...]:
-    """The selections of an urbanization card with each tile behind the screen: the tiles
-    change seldom, and a hand's urbanization cards make half of the listed selections."""
-    return tuple([_select(card, t) for t in tiles])
+class _Selects(dict[str, _SelectsOf]):
+    def __missing__(self, card: str) -> _SelectsOf:
+        made = self[card] = _SelectsOf(card)
+        return made
+
+
+#: ``_SELECTS[card][tile]`` is the listed ``Select(card=card, tile=tile)``.
+_SELECTS = _Selects()
 
 
 def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
@@ -1639,9 +1655,9 @@ def _copied(model: M, **changes: object) -> M:
     on every call, which made pydantic's ``model_copy`` the largest cost of a game.
     """
     new = _new(model.__class__)
-    d = new.__dict__
-    d.update(model.__dict__)
+    d = model.__dict__.copy()
     d.update(changes)
+    _set_dict(new, d)
     _set_fields_set(new, model.__pydantic_fields_set__ | changes.keys())
     _set_extra(new, None)
     _set_private(new, None)
@@ -1649,6 +1665,7 @@ def _copied(model: M, **changes: object) -> M:
 
 
 _new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
@@ -1673,7 +1690,7 @@ def _fork_player(pl: PlayerState) -> PlayerState:
     """A copy of a player that shares its lists and its selection: the engine never changes
     them in place but gives the player new ones (``pl.hand = [...]``)."""
     new = _new(PlayerState)
-    new.__dict__.update(pl.__dict__)
+    _set_dict(new, pl.__dict__.copy())
     _set_fields_set(new, pl.__pydantic_fields_set__ | _PLAYER_COPIED)
     _set_extra(new, None)
     _set_private(new, None)

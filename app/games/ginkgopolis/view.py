@@ -399,9 +399,9 @@ def view_json(s: GinkgopolisState, seat: Seat | None, parts: dict[Any, Any]) -> 
     return {
         "game": "ginkgopolis",
         "seat": seat,
-        **common["top"],
+        **common["head"],
         "players": players,
-        **common["bottom"],
+        **common["tail"],
         "selection_hints": hints,
     }
 
@@ -475,7 +475,7 @@ def _common_json(s: GinkgopolisState) -> dict[str, Any]:
             for f in s.final
         ]
     )
-    top = {
+    head: dict[str, Any] = {
         "n_players": s.n_players,
         "solo": s.solo,
         "options": _options_json(s.options),
@@ -494,13 +494,13 @@ def _common_json(s: GinkgopolisState) -> dict[str, Any]:
         "end_triggered": s.end_triggered,
         "end_reasons": list(s.end_reasons),
     }
-    bottom = {
+    tail: dict[str, Any] = {
         "decision": decision,
         "hal_card_face_down": s.hal_card is not None,
         "districts": dist_views,
         "final": final,
     }
-    return {"top": top, "bottom": bottom, "owing": owing}
+    return {"head": head, "tail": tail, "owing": owing}
 
 
 def _player_json(s: GinkgopolisState, p: int, own: bool) -> dict[str, Any]:

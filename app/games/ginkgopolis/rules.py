@@ -588,11 +588,11 @@ def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
     deck = s.discard
     s.rng = _copied(s.rng)  # a fork of the state shares its Rng (see _fork)
     s.rng.shuffle(deck)
-    s.discard = []
+    put(s, "discard", [])
     k = 0
     if D.PLAYER_COUNTS[s.n_players].cards_discarded:
         k = max(0, min(D.PLAYER_COUNTS[s.n_players].cards_discarded, len(deck) - 1))
-    s.discard = deck[:k]
+    put(s, "discard", deck[:k])
     s.deck = deck[k:]
     ev.append(trusted(DeckRebuilt, pending_cards=pending, deck_count=len(s.deck), set_aside=k))
 
@@ -620,7 +620,7 @@ def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
         if all(pl.contribution_done for pl in s.players):
             _finish_contributions(s, ev)
             return False
-        s.phase = "contribute"
+        put(s, "phase", "contribute")
         return True
     ev.append(trusted(TileSupplyExhausted, first=False))
     _trigger_end(s, "solo_exhaustion" if s.solo else "second_exhaustion", ev)
@@ -645,7 +645,7 @@ def _finish_contributions(s: GinkgopolisState, ev: list[Event]) -> None:
     ev.append(ContributionsRevealed(tiles=revealed, supply_count=len(pool)))
     for p, tiles in revealed.items():
         ev.append(ItemsGained(player=p, sp=len(tiles), reason="refill"))
-    s.phase = "resolve"
+    put(s, "phase", "resolve")
     if not s.supply:
         ev.append(TileSupplyExhausted(first=False))
         _trigger_end(s, "second_exhaustion", ev)
@@ -799,7 +799,7 @@ def _order_kept(tokens: dict[str, Cell], letter: str, cell: Cell) -> bool:
 
 def _move_token(s: GinkgopolisState, letter: str, cell: Cell, ev: list[Event]) -> None:
     s.tokens[letter] = cell
-    s.tokens = {lt: s.tokens[lt] for lt in D.LETTERS if lt in s.tokens}
+    put(s, "tokens", {lt: s.tokens[lt] for lt in D.LETTERS if lt in s.tokens})
     ev.append(_TOKEN_MOVED(letter, cell))
 
 
@@ -808,7 +808,7 @@ def _move_token(s: GinkgopolisState, letter: str, cell: Cell, ev: list[Event]) -
 
 def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
     """Begin a round: solo draw (§15.1), then the New Hand window or the selection."""
-    s.round += 1
+    put(s, "round", s.round + 1)
     for pl in s.players:
         _put(pl, selection=None, revealed=False, new_hand=None)
     ev.append(_ROUND_STARTED(s.round, s.first_player))
@@ -822,13 +822,13 @@ def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
         you.hand = canon(hand)
         ev.append(_CARDS_DRAWN(0, len(you.hand)))
         ev.append(_cards_received(player=0, cards=list(you.hand), visible_to=_ONLY[0]))
-        s.hal_card = _draw_card(s, ev)
-        s.phase = "select"
+        put(s, "hal_card", _draw_card(s, ev))
+        put(s, "phase", "select")
         return
     if any(pl.tokens > 0 for pl in s.players):
-        s.phase = "new_hand"
+        put(s, "phase", "new_hand")
         return
-    s.phase = "select"
+    put(s, "phase", "select")
 
 
 def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -849,12 +849,12 @@ def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
             ev.append(_CARDS_DRAWN(p, len(pl.hand)))
             ev.append(_cards_received(player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     for pl in s.players:
-        pl.new_hand = None
-    s.phase = "select"
+        put(pl, "new_hand", None)
+    put(s, "phase", "select")
 
 
 def _begin_resolution(s: GinkgopolisState) -> None:
-    s.phase = "resolve"
+    put(s, "phase", "resolve")
     plans: list[Plan]
     if s.solo:
         plans = [
@@ -865,7 +865,7 @@ def _begin_resolution(s: GinkgopolisState) -> None:
     else:
         plans = [{"kind": "resolve", "player": p} for p in _turn_order(s)]
     plans.append({"kind": "end_round"})
-    s.queue = _queued(plans)
+    put(s, "queue", _queued(plans))
 
 
 def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -880,7 +880,7 @@ def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
         # (put: a field assigned as pydantic assigns it, without its checks; see trusted.put)
         for p in range(n):
             put(players[p], "hand", hands[(p - 1) % n])
-        s.first_player = (s.first_player + 1) % n
+        put(s, "first_player", (s.first_player + 1) % n)
         ev.append(_HANDS_PASSED(s.first_player))
         for p in _turn_order(s):
             card = _draw_card(s, ev)
@@ -943,7 +943,7 @@ def _do_step(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
     elif kind == "tableau":
         p, card = step.get("player", 0), step.get("card", "")
         pl = s.players[p]
-        pl.tableau = [*pl.tableau, card]
+        put(pl, "tableau", [*pl.tableau, card])
         _mark_spent(s, p, card)
     elif kind == "check_all":
         p = step.get("player", 0)
@@ -1105,7 +1105,7 @@ def _exploit(s: GinkgopolisState, p: int, card: str, ev: list[Event]) -> None:
             items.append("tile")
         if len(items) == 2:
             _push(s, tail)
-            s.decision = _decision(kind="take", seat=p, player=p, card=card, items=items)
+            put(s, "decision", _decision(kind="take", seat=p, player=p, card=card, items=items))
             return
         if items:
             colour = "R" if items[0] == "resource" else "B"
@@ -1140,9 +1140,9 @@ def _place_new_building(
     s.city[_KEY[site]] = _building(tiles=[tile], owner=p, pending=True)
     pl = s.players[p]
     if pl.hal:
-        pl.supply -= 1
+        put(pl, "supply", pl.supply - 1)
     else:
-        pl.resources -= 1
+        put(pl, "resources", pl.resources - 1)
     city = s.city
     around = [
         _NEIGHBOUR(c, b.tiles[-1], len(b.tiles))
@@ -1266,7 +1266,7 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
     hal = 1
     pl = s.players[hal]
     card = s.hal_card
-    s.hal_card = None
+    put(s, "hal_card", None)
     if card is None:
         return
     if D.is_urbanization(card):
@@ -1316,7 +1316,7 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
             trusted(ActionRevealed, player=hal, card=card, tile=tile, action="build_up", hal=True)
         )
         _cover(s, hal, target[0], card, tile, False, ev)
-        pl.tableau = [*pl.tableau, card]
+        put(pl, "tableau", [*pl.tableau, card])
 
 
 # --------------------------------------------------------------------------- scoring (§12)
@@ -1493,8 +1493,8 @@ def card_lines(pl: PlayerState, owner: int, city: dict[str, Building]) -> list[C
 def _final_scoring(s: GinkgopolisState, ev: list[Event]) -> None:
     cells = districts(s.city)
     s.final = compute_scores(s, cells)
-    s.phase = "over"
-    s.queue = []
+    put(s, "phase", "over")
+    put(s, "queue", [])
     groups = [district_detail(s.city, g) for g in cells]
     for f in s.final:
         pl = s.players[f.player]
@@ -1908,7 +1908,7 @@ def apply(
             s = _fork(s)
             _pass_draft_piles(s, ev)
     elif isinstance(action, KeepHand | NewHand):
-        pl.new_hand = isinstance(action, NewHand)
+        put(pl, "new_hand", isinstance(action, NewHand))
         ev.append(_NEW_HAND_CHOSEN(seat, pl.new_hand, _ONLY[seat]))
         ev.append(_CHOICE_COMMITTED(seat, "new_hand"))
         if not to_act(s):
@@ -1974,7 +1974,7 @@ def _pass_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
 
 def _apply_decision(s: GinkgopolisState, action: Take | MoveToken, ev: list[Event]) -> None:
     d = _pending(s)
-    s.decision = None
+    put(s, "decision", None)
     if isinstance(action, Take):
         colour = "R" if action.item == "resource" else "B"
         _push(

@@ -908,6 +908,9 @@ def _plan(step: Step | Plan) -> Plan:
     """The plan of a queued step: what it was given, so that ``Step(**plan)`` is it again."""
     if isinstance(step, dict):
         return step
+    known = _PLAN_OF.get(id(step))
+    if known is not None and known[0] is step:
+        return known[1]
     values = step.__dict__
     return cast("Plan", {k: values[k] for k in step.__pydantic_fields_set__})
 
@@ -920,7 +923,30 @@ def _run(s: GinkgopolisState, ev: list[Event]) -> None:
     while s.phase == "resolve" and s.decision is None and queue:
         _do_step(s, _plan(queue.pop(0)), ev)
     # what waits for the decision is stored as the Steps it stands for
-    queue[:] = [_make_step(**step) if isinstance(step, dict) else step for step in queue]
+    queue[:] = [_step_of(step) if isinstance(step, dict) else step for step in queue]
+
+
+#: The Step of each plan a paused resolution left, by the plan's items, and the plan of each
+#: such Step, by its id (the Step is kept here, so the id stays its own): the queue waits for
+#: each decision as Steps and goes on as plans, and most of its steps (a player's turn, the
+#: end of the round) wait for many. The engine never changes a Step in place, so states may
+#: share them (as a fork of the state does).
+_STEP_OF: dict[tuple[tuple[str, object], ...], Step] = {}
+_PLAN_OF: dict[int, tuple[Step, Plan]] = {}
+
+
+def _step_of(plan: Plan) -> Step:
+    """``Step(**plan)``, the one made for the same plan before if there was one."""
+    items = tuple(plan.items())
+    step = _STEP_OF.get(items)
+    if step is None:
+        step = _make_step(**plan)
+        if len(_STEP_OF) >= 4096:
+            _STEP_OF.clear()
+            _PLAN_OF.clear()
+        _STEP_OF[items] = step
+        _PLAN_OF[id(step)] = (step, cast("Plan", dict(plan)))
+    return step
 
 
 def _push(s: GinkgopolisState, steps: list[Plan]) -> None:

@@ -16,7 +16,7 @@ from .events import EventUnion
 from .figures import FIGURES
 from .rules import GinkgopolisOptions, GinkgopolisState
 from .undo import undoable
-from .view import GinkgopolisView, view
+from .view import GinkgopolisView, view, view_json
 
 __all__ = ["ENGINE", "GinkgopolisOptions", "GinkgopolisState", "GinkgopolisView"]
 
@@ -34,6 +34,7 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     # were refused must still replay, and solo those options do nothing.
     check_options_at_start=False,
     view=view,
+    view_json=view_json,
     bots={"normal": bot.choose},
     message=message,
     undoable=undoable,

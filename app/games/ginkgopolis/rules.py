@@ -33,7 +33,7 @@ from app.games.base import (
     Seat,
     rank_by_score,
 )
-from app.games.trusted import trusted
+from app.games.trusted import maker, put, shared, trusted
 
 from . import data as D
 from .actions import (
@@ -253,12 +253,30 @@ class GinkgopolisState(BaseModel):
         return self.n_players == 1
 
 
+# Makers of the state's parts, as trusted() makes them but without its look-up per call.
+_building = maker(Building)
+_selection = maker(Selection)
+_decision = maker(Decision)
+_make_step = maker(Step)
+
+
 # --------------------------------------------------------------------------- cell helpers
 
 
 def key(cell: Cell) -> str:
     """The city dict key of a cell: ``key((1, -2)) == "1,-2"``."""
     return f"{cell[0]},{cell[1]}"
+
+
+class _Keys(dict[Cell, str]):
+    """:func:`key` of each cell, worked out once (a look-up costs a fraction of the format)."""
+
+    def __missing__(self, cell: Cell) -> str:
+        made = self[cell] = key(cell)
+        return made
+
+
+_KEY = _Keys()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -294,6 +312,35 @@ _CANON_KEY = D.CANON_KEY.__getitem__
 
 #: ``visible_to`` of a seat's private events (one frozenset per seat, shared: it is frozen).
 _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({p}) for p in range(len(D.PLAYER_COLOURS)))
+
+# The events of every action, by the fields each call site gives (see trusted.shared): a
+# frozen event of plain values is looked up rather than made, and the same values make
+# the same event. Events holding a list are made afresh, without the look-up of trusted().
+_CARDS_DRAWN = shared(CardsDrawn, "player", "count")
+_ROUND_STARTED = shared(RoundStarted, "round", "first_player")
+_HANDS_PASSED = shared(HandsPassed, "first_player")
+_TOKEN_MOVED = shared(TokenMoved, "letter", "cell")
+_ACTION_REVEALED = shared(ActionRevealed, "player", "card", "tile", "action")
+_RESOURCES_RETURNED = shared(ResourcesReturned, "player", "count", "sp", "hal")
+_CHOICE_COMMITTED = shared(ChoiceCommitted, "player", "step")
+_CHOICE_COMMITTED_SELECT = shared(ChoiceCommitted, "player", "step", "tile_attached")
+_SELECTION_MADE = shared(SelectionMade, "player", "card", "tile", "visible_to")
+_NEW_HAND_CHOSEN = shared(NewHandChosen, "player", "use", "visible_to")
+_CONTRIBUTION_MADE = shared(ContributionMade, "player", "tile", "visible_to")
+_NEIGHBOUR = shared(NeighbourBuilding, "cell", "top", "height")
+_BUILT_UP = shared(
+    BuiltUp, "player", "cell", "tile", "card", "height", "sp_cost", "colour_cost", "hal"
+)
+# ItemsGained of _gain: resources, SP (with ``hal``) or tiles, from a building or not.
+_GAINED_RESOURCES = shared(ItemsGained, "player", "resources", "reason")
+_GAINED_RESOURCES_FROM = shared(ItemsGained, "player", "resources", "reason", "building", "cell")
+_GAINED_SP = shared(ItemsGained, "player", "sp", "reason", "hal")
+_GAINED_SP_FROM = shared(ItemsGained, "player", "sp", "reason", "hal", "building", "cell")
+_GAINED_TILES = shared(ItemsGained, "player", "tiles", "reason")
+_GAINED_TILES_FROM = shared(ItemsGained, "player", "tiles", "reason", "building", "cell")
+_cards_received = maker(CardsReceived)
+_tiles_received = maker(TilesReceived)
+_building_urbanized = maker(BuildingUrbanized)
 
 
 def building_of(s: GinkgopolisState, card: str) -> tuple[str, Building] | None:
@@ -476,8 +523,8 @@ def _finish_setup(s: GinkgopolisState, ev: list[Event]) -> None:
         for p in _turn_order(s):
             pl = s.players[p]
             pl.hand = canon(hands[p])
-            ev.append(trusted(CardsDrawn, player=p, count=len(pl.hand)))
-            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
+            ev.append(_CARDS_DRAWN(p, len(pl.hand)))
+            ev.append(_cards_received(player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     ev.append(
         GameSetUp(
             n_players=n,
@@ -504,7 +551,7 @@ def _take_start_items(
         trusted(ItemsGained, player=p, resources=moved, sp=sp, tiles=len(drawn), reason="start")
     )
     if drawn:
-        ev.append(trusted(TilesReceived, player=p, tiles=drawn, visible_to=_ONLY[p]))
+        ev.append(_tiles_received(player=p, tiles=drawn, visible_to=_ONLY[p]))
 
 
 def _turn_order(s: GinkgopolisState) -> list[int]:
@@ -541,11 +588,11 @@ def _rebuild(s: GinkgopolisState, ev: list[Event]) -> None:
     deck = s.discard
     s.rng = _copied(s.rng)  # a fork of the state shares its Rng (see _fork)
     s.rng.shuffle(deck)
-    s.discard = []
+    put(s, "discard", [])
     k = 0
     if D.PLAYER_COUNTS[s.n_players].cards_discarded:
         k = max(0, min(D.PLAYER_COUNTS[s.n_players].cards_discarded, len(deck) - 1))
-    s.discard = deck[:k]
+    put(s, "discard", deck[:k])
     s.deck = deck[k:]
     ev.append(trusted(DeckRebuilt, pending_cards=pending, deck_count=len(s.deck), set_aside=k))
 
@@ -573,7 +620,7 @@ def _after_tile_drawn(s: GinkgopolisState, ev: list[Event]) -> bool:
         if all(pl.contribution_done for pl in s.players):
             _finish_contributions(s, ev)
             return False
-        s.phase = "contribute"
+        put(s, "phase", "contribute")
         return True
     ev.append(trusted(TileSupplyExhausted, first=False))
     _trigger_end(s, "solo_exhaustion" if s.solo else "second_exhaustion", ev)
@@ -598,7 +645,7 @@ def _finish_contributions(s: GinkgopolisState, ev: list[Event]) -> None:
     ev.append(ContributionsRevealed(tiles=revealed, supply_count=len(pool)))
     for p, tiles in revealed.items():
         ev.append(ItemsGained(player=p, sp=len(tiles), reason="refill"))
-    s.phase = "resolve"
+    put(s, "phase", "resolve")
     if not s.supply:
         ev.append(TileSupplyExhausted(first=False))
         _trigger_end(s, "second_exhaustion", ev)
@@ -679,27 +726,32 @@ def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
             top = building.tiles[-1]
             if top in wanted and not building.pending:
                 tops[top] = building
-    # each tile's number and colour, looked up once for all the buildings
-    priced = [(t, D.NUMBER[t], D.COLOUR[t]) for t in tiles]
     out: list[Select] = []
     for card in hand:
-        out.append(_select(card, None))
+        with_tile = _SELECTS[card]
+        out.append(with_tile[None])
         if card[:2] == "U-":  # D.is_urbanization
             if pl.resources >= 1:
-                out.extend(_urbanize_selects(card, tuple(tiles)))
+                out.extend(map(with_tile.__getitem__, tiles))
             continue
         b = tops.get(card)
         if b is None:
             continue
         # The prices of _build_up_price, what depends only on the building worked out once:
         # the SP cost is max(0, top number - tile number), the resources the new height
-        # (+ 1 for a colour change).
+        # (+ 1 for a colour change), here as the resources to spare beyond the new height.
         height = len(b.tiles)
-        have = pl.resources + (height if b.owner == p else 0)  # _resources_for
+        spare = pl.resources + (height if b.owner == p else 0) - height - 1  # _resources_for
+        if spare < 0:
+            continue
         number, colour = D.NUMBER[card], D.COLOUR[card]
-        for t, n, c in priced:
-            if sp >= max(0, number - n) and have >= height + 1 + (c != colour):
-                out.append(_select(card, t))
+        out.extend(
+            [
+                with_tile[t]
+                for t in tiles
+                if sp >= max(0, number - D.NUMBER[t]) and spare >= (D.COLOUR[t] != colour)
+            ]
+        )
     return out
 
 
@@ -708,13 +760,14 @@ def selection_actions(s: GinkgopolisState, p: int) -> list[Select]:
 
 def token_candidates(s: GinkgopolisState, site: Cell, letter: str) -> list[Cell]:
     """Cells the token ``letter`` (already lifted off the board) may move to (§19c)."""
-    occupied = set(s.city) | {key(c) for lt, c in s.tokens.items() if lt != letter}
-    cands = [c for c in neighbours(site) if key(c) not in occupied]
+    occupied = set(s.city)
+    occupied.update([_KEY[c] for lt, c in s.tokens.items() if lt != letter])
+    cands = [c for c in neighbours(site) if _KEY[c] not in occupied]
     if not cands:
         edge: set[Cell] = set()
         for k in s.city:
             for c in neighbours(cell_of(k)):
-                if key(c) not in occupied:
+                if _KEY[c] not in occupied:
                     edge.add(c)
         cands = reading_order(edge)
     if s.options.keep_token_order:
@@ -746,8 +799,8 @@ def _order_kept(tokens: dict[str, Cell], letter: str, cell: Cell) -> bool:
 
 def _move_token(s: GinkgopolisState, letter: str, cell: Cell, ev: list[Event]) -> None:
     s.tokens[letter] = cell
-    s.tokens = {lt: s.tokens[lt] for lt in D.LETTERS if lt in s.tokens}
-    ev.append(trusted(TokenMoved, letter=letter, cell=cell))
+    put(s, "tokens", {lt: s.tokens[lt] for lt in D.LETTERS if lt in s.tokens})
+    ev.append(_TOKEN_MOVED(letter, cell))
 
 
 # --------------------------------------------------------------------------- rounds
@@ -755,10 +808,10 @@ def _move_token(s: GinkgopolisState, letter: str, cell: Cell, ev: list[Event]) -
 
 def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
     """Begin a round: solo draw (§15.1), then the New Hand window or the selection."""
-    s.round += 1
+    put(s, "round", s.round + 1)
     for pl in s.players:
         _put(pl, selection=None, revealed=False, new_hand=None)
-    ev.append(trusted(RoundStarted, round=s.round, first_player=s.first_player))
+    ev.append(_ROUND_STARTED(s.round, s.first_player))
     if s.solo:
         you = s.players[0]
         hand = list(you.hand)
@@ -767,15 +820,15 @@ def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
             if card is not None:
                 hand.append(card)
         you.hand = canon(hand)
-        ev.append(trusted(CardsDrawn, player=0, count=len(you.hand)))
-        ev.append(trusted(CardsReceived, player=0, cards=list(you.hand), visible_to=_ONLY[0]))
-        s.hal_card = _draw_card(s, ev)
-        s.phase = "select"
+        ev.append(_CARDS_DRAWN(0, len(you.hand)))
+        ev.append(_cards_received(player=0, cards=list(you.hand), visible_to=_ONLY[0]))
+        put(s, "hal_card", _draw_card(s, ev))
+        put(s, "phase", "select")
         return
     if any(pl.tokens > 0 for pl in s.players):
-        s.phase = "new_hand"
+        put(s, "phase", "new_hand")
         return
-    s.phase = "select"
+    put(s, "phase", "select")
 
 
 def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -793,15 +846,15 @@ def _process_new_hands(s: GinkgopolisState, ev: list[Event]) -> None:
                 if card is not None:
                     hand.append(card)
             pl.hand = canon(hand)
-            ev.append(trusted(CardsDrawn, player=p, count=len(pl.hand)))
-            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
+            ev.append(_CARDS_DRAWN(p, len(pl.hand)))
+            ev.append(_cards_received(player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
     for pl in s.players:
-        pl.new_hand = None
-    s.phase = "select"
+        put(pl, "new_hand", None)
+    put(s, "phase", "select")
 
 
 def _begin_resolution(s: GinkgopolisState) -> None:
-    s.phase = "resolve"
+    put(s, "phase", "resolve")
     plans: list[Plan]
     if s.solo:
         plans = [
@@ -812,7 +865,7 @@ def _begin_resolution(s: GinkgopolisState) -> None:
     else:
         plans = [{"kind": "resolve", "player": p} for p in _turn_order(s)]
     plans.append({"kind": "end_round"})
-    s.queue = _queued(plans)
+    put(s, "queue", _queued(plans))
 
 
 def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -822,20 +875,23 @@ def _end_round(s: GinkgopolisState, ev: list[Event]) -> None:
         return
     if not s.solo:
         n = s.n_players
-        hands = [s.players[p].hand for p in range(n)]
+        players = s.players
+        hands = [players[p].hand for p in range(n)]
+        # (put: a field assigned as pydantic assigns it, without its checks; see trusted.put)
         for p in range(n):
-            s.players[p].hand = hands[(p - 1) % n]
-        s.first_player = (s.first_player + 1) % n
-        ev.append(trusted(HandsPassed, first_player=s.first_player))
+            put(players[p], "hand", hands[(p - 1) % n])
+        put(s, "first_player", (s.first_player + 1) % n)
+        ev.append(_HANDS_PASSED(s.first_player))
         for p in _turn_order(s):
             card = _draw_card(s, ev)
-            pl = s.players[p]
+            pl = players[p]
             if card is not None:
-                pl.hand = canon([*pl.hand, card])
-                ev.append(trusted(CardsDrawn, player=p, count=1))
+                hand = canon([*pl.hand, card])
+                ev.append(_CARDS_DRAWN(p, 1))
             else:
-                pl.hand = canon(pl.hand)
-            ev.append(trusted(CardsReceived, player=p, cards=list(pl.hand), visible_to=_ONLY[p]))
+                hand = canon(pl.hand)
+            put(pl, "hand", hand)
+            ev.append(_cards_received(player=p, cards=list(hand), visible_to=_ONLY[p]))
     _start_round(s, ev)
 
 
@@ -852,21 +908,50 @@ def _plan(step: Step | Plan) -> Plan:
     """The plan of a queued step: what it was given, so that ``Step(**plan)`` is it again."""
     if isinstance(step, dict):
         return step
+    known = _PLAN_OF.get(id(step))
+    if known is not None and known[0] is step:
+        return known[1]
     values = step.__dict__
     return cast("Plan", {k: values[k] for k in step.__pydantic_fields_set__})
 
 
 def _run(s: GinkgopolisState, ev: list[Event]) -> None:
     """Process queued steps until a seat must decide or the round is over."""
-    queue = cast("list[Step | Plan]", s.queue)
+    # (the queue through __dict__, which mypy reads as Any: typing.cast is a call, this runs
+    # at every action)
+    queue: list[Step | Plan] = s.__dict__["queue"]
     while s.phase == "resolve" and s.decision is None and queue:
         _do_step(s, _plan(queue.pop(0)), ev)
     # what waits for the decision is stored as the Steps it stands for
-    queue[:] = [trusted(Step, **step) if isinstance(step, dict) else step for step in queue]
+    queue[:] = [_step_of(step) if isinstance(step, dict) else step for step in queue]
+
+
+#: The Step of each plan a paused resolution left, by the plan's items, and the plan of each
+#: such Step, by its id (the Step is kept here, so the id stays its own): the queue waits for
+#: each decision as Steps and goes on as plans, and most of its steps (a player's turn, the
+#: end of the round) wait for many. The engine never changes a Step in place, so states may
+#: share them (as a fork of the state does).
+_STEP_OF: dict[tuple[tuple[str, object], ...], Step] = {}
+_PLAN_OF: dict[int, tuple[Step, Plan]] = {}
+
+
+def _step_of(plan: Plan) -> Step:
+    """``Step(**plan)``, the one made for the same plan before if there was one."""
+    items = tuple(plan.items())
+    step = _STEP_OF.get(items)
+    if step is None:
+        step = _make_step(**plan)
+        if len(_STEP_OF) >= 4096:
+            _STEP_OF.clear()
+            _PLAN_OF.clear()
+        _STEP_OF[items] = step
+        _PLAN_OF[id(step)] = (step, cast("Plan", dict(plan)))
+    return step
 
 
 def _push(s: GinkgopolisState, steps: list[Plan]) -> None:
-    s.queue[0:0] = _queued(steps)
+    queue: list[Step | Plan] = s.__dict__["queue"]  # (see _run)
+    queue[0:0] = steps
 
 
 def _do_step(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
@@ -884,7 +969,7 @@ def _do_step(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
     elif kind == "tableau":
         p, card = step.get("player", 0), step.get("card", "")
         pl = s.players[p]
-        pl.tableau = [*pl.tableau, card]
+        put(pl, "tableau", [*pl.tableau, card])
         _mark_spent(s, p, card)
     elif kind == "check_all":
         p = step.get("player", 0)
@@ -906,7 +991,7 @@ def _mark_spent(s: GinkgopolisState, p: int, card: str) -> None:
     sel = pl.selection
     if sel is not None and sel.card == card:
         # a copy, not a change: a fork of the state shares the selections (see _fork)
-        pl.selection = _copied(sel, spent=True)
+        put(pl, "selection", _copied(sel, spent=True))
 
 
 def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
@@ -916,23 +1001,31 @@ def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
     amount = step.get("amount", 0)
     reason = step.get("reason", "")
     cell = step.get("cell")
-    source = {"building": step.get("card") or None, "cell": cell} if cell is not None else {}
+    building = step.get("card") or None
     colour = step.get("colour", "")
     if colour == "R":
         moved = min(amount, pl.supply)
-        pl.supply -= moved
-        pl.resources += moved
-        ev.append(trusted(ItemsGained, player=p, resources=moved, reason=reason, **source))
+        _put(pl, supply=pl.supply - moved, resources=pl.resources + moved)
+        ev.append(
+            _GAINED_RESOURCES(p, moved, reason)
+            if cell is None
+            else _GAINED_RESOURCES_FROM(p, moved, reason, building, cell)
+        )
         return
     if colour == "Y":
-        pl.sp += amount
+        put(pl, "sp", pl.sp + amount)
         # (Hal's neighbour SP come this way too: his "items" are SP, §15 step 3)
-        ev.append(trusted(ItemsGained, player=p, sp=amount, reason=reason, hal=pl.hal, **source))
+        ev.append(
+            _GAINED_SP(p, amount, reason, pl.hal)
+            if cell is None
+            else _GAINED_SP_FROM(p, amount, reason, pl.hal, building, cell)
+        )
         return
     drawn: list[str] = []
     paused = False
     remaining = amount
-    tiles = pl.tiles = list(pl.tiles)  # a new list, the input state's is shared (see _fork)
+    tiles = list(pl.tiles)  # a new list, the input state's is shared (see _fork)
+    put(pl, "tiles", tiles)
     while remaining > 0 and s.supply:
         tile = s.supply.pop(0)
         drawn.append(tile)
@@ -941,19 +1034,25 @@ def _gain(s: GinkgopolisState, step: Plan, ev: list[Event]) -> None:
         if _after_tile_drawn(s, ev):
             paused = True
             break
-    pl.tiles = canon(tiles)
+    put(pl, "tiles", canon(tiles))
     # Tile identities reach only the drawer; the count is public (§13).
     if drawn:
-        ev.append(trusted(ItemsGained, player=p, tiles=len(drawn), reason=reason, **source))
-        ev.append(trusted(TilesReceived, player=p, tiles=drawn, visible_to=_ONLY[p]))
+        ev.append(
+            _GAINED_TILES(p, len(drawn), reason)
+            if cell is None
+            else _GAINED_TILES_FROM(p, len(drawn), reason, building, cell)
+        )
+        ev.append(_tiles_received(player=p, tiles=drawn, visible_to=_ONLY[p]))
     if paused and remaining > 0:
         _push(s, [{**step, "amount": remaining}])
 
 
-#: Each tableau card's permanent bonus as the gains it queues: (trigger, colour, amount).
-_BONUS_GAINS: dict[str, tuple[tuple[str, str, int], ...]] = {
+#: Each tableau card's permanent bonus as the gains it queues: (trigger, colour, amount,
+#: reason).
+_BONUS_GAINS: dict[str, tuple[tuple[str, str, int, str], ...]] = {
     card: tuple(
-        (bonus[0], {"resource": "R", "sp": "Y", "tile": "B"}[item], n) for item, n in bonus[1]
+        (bonus[0], {"resource": "R", "sp": "Y", "tile": "B"}[item], n, f"bonus {card}")
+        for item, n in bonus[1]
     )
     if bonus is not None
     else ()
@@ -968,7 +1067,7 @@ def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
         return
     steps: list[Plan] = []
     for card in [*pl.characters, *pl.tableau]:
-        for when, colour, amount in _BONUS_GAINS[card]:
+        for when, colour, amount, reason in _BONUS_GAINS[card]:
             if when == trigger:
                 steps.append(
                     {
@@ -976,7 +1075,7 @@ def _bonus(s: GinkgopolisState, p: int, trigger: str, ev: list[Event]) -> None:
                         "player": p,
                         "colour": colour,
                         "amount": amount,
-                        "reason": f"bonus {card}",
+                        "reason": reason,
                     }
                 )
     _push(s, steps)
@@ -988,7 +1087,7 @@ def _resolve(s: GinkgopolisState, p: int, ev: list[Event]) -> None:
     sel = pl.selection
     if sel is None:
         raise RuntimeError(f"player {p} has no selection to resolve: every seat selects first")
-    pl.revealed = True
+    put(pl, "revealed", True)
     card, tile = sel.card, sel.tile
     if tile is not None and selection_problem_at_resolution(s, p, card, tile) is not None:
         # §7.0 fallback; unreachable with validated selections.
@@ -996,13 +1095,13 @@ def _resolve(s: GinkgopolisState, p: int, ev: list[Event]) -> None:
         tile = None
         pl.selection = Selection(card=card, tile=None)
     if tile is None:
-        ev.append(trusted(ActionRevealed, player=p, card=card, tile=None, action="exploit"))
+        ev.append(_ACTION_REVEALED(p, card, None, "exploit"))
         _exploit(s, p, card, ev)
     elif D.is_urbanization(card):
-        ev.append(trusted(ActionRevealed, player=p, card=card, tile=tile, action="urbanize"))
+        ev.append(_ACTION_REVEALED(p, card, tile, "urbanize"))
         _urbanize(s, p, card, tile, ev)
     else:
-        ev.append(trusted(ActionRevealed, player=p, card=card, tile=tile, action="build_up"))
+        ev.append(_ACTION_REVEALED(p, card, tile, "build_up"))
         _build_up(s, p, card, tile, ev)
 
 
@@ -1032,7 +1131,7 @@ def _exploit(s: GinkgopolisState, p: int, card: str, ev: list[Event]) -> None:
             items.append("tile")
         if len(items) == 2:
             _push(s, tail)
-            s.decision = trusted(Decision, kind="take", seat=p, player=p, card=card, items=items)
+            put(s, "decision", _decision(kind="take", seat=p, player=p, card=card, items=items))
             return
         if items:
             colour = "R" if items[0] == "resource" else "B"
@@ -1064,21 +1163,20 @@ def _place_new_building(
     s: GinkgopolisState, p: int, letter: str, tile: str, ev: list[Event]
 ) -> Cell:
     site = s.tokens.pop(letter)
-    s.city[key(site)] = trusted(Building, tiles=[tile], owner=p, pending=True)
+    s.city[_KEY[site]] = _building(tiles=[tile], owner=p, pending=True)
     pl = s.players[p]
     if pl.hal:
-        pl.supply -= 1
+        put(pl, "supply", pl.supply - 1)
     else:
-        pl.resources -= 1
+        put(pl, "resources", pl.resources - 1)
     city = s.city
     around = [
-        trusted(NeighbourBuilding, cell=c, top=b.tiles[-1], height=len(b.tiles))
+        _NEIGHBOUR(c, b.tiles[-1], len(b.tiles))
         for c in neighbours(site)
-        if (b := city.get(key(c))) is not None
+        if (b := city.get(_KEY[c])) is not None
     ]
     ev.append(
-        trusted(
-            BuildingUrbanized,
+        _building_urbanized(
             player=p,
             cell=site,
             tile=tile,
@@ -1099,8 +1197,7 @@ def _ask_token_move(
         return
     # The card rides along so the board can show what was played while seat 0 chooses:
     # Hal's card is in no hand nor selection by then (§15 step 3).
-    s.decision = trusted(
-        Decision,
+    s.decision = _decision(
         kind="move_token",
         seat=0 if s.solo else p,
         player=p,
@@ -1118,7 +1215,7 @@ def _urbanize(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]
     steps: list[Plan] = []
     city = s.city
     for c in neighbours(site):
-        b = city.get(key(c))
+        b = city.get(_KEY[c])
         if b is not None:
             top = b.tiles[-1]
             steps.append(
@@ -1151,36 +1248,27 @@ def _cover(
     owner = b.owner
     if owner is not None:
         o = s.players[owner]
-        if o.hal:
-            o.supply += h
-        else:
-            o.resources += h
         gained = h if owner != p else 0
-        o.sp += gained
-        ev.append(trusted(ResourcesReturned, player=owner, count=h, sp=gained, hal=o.hal))
-    sp_cost = max(0, D.number_of(b.top) - D.number_of(tile)) if pay else 0
-    colour_cost = (1 if D.colour_of(tile) != D.colour_of(b.top) else 0) if pay else 0
+        if o.hal:
+            _put(o, supply=o.supply + h, sp=o.sp + gained)
+        else:
+            _put(o, resources=o.resources + h, sp=o.sp + gained)
+        ev.append(_RESOURCES_RETURNED(owner, h, gained, o.hal))
+    top = b.tiles[-1]
+    sp_cost = max(0, D.NUMBER[top] - D.NUMBER[tile]) if pay else 0
+    colour_cost = (1 if D.COLOUR[tile] != D.COLOUR[top] else 0) if pay else 0
     # Buildings are shared with the input state of apply (see _fork): replace, never change.
     s.city[cell_key] = _copied(b, tiles=[*b.tiles, tile], owner=p, pending=True)
-    pl.sp -= sp_cost
     if pl.hal:
-        pl.supply -= h + 1
+        _put(pl, sp=pl.sp - sp_cost, supply=pl.supply - (h + 1))
     else:
-        pl.resources -= colour_cost + h + 1
-        pl.supply += colour_cost
-    ev.append(
-        trusted(
-            BuiltUp,
-            player=p,
-            cell=cell_of(cell_key),
-            tile=tile,
-            card=card,
-            height=h + 1,
-            sp_cost=sp_cost,
-            colour_cost=colour_cost,
-            hal=pl.hal,
+        _put(
+            pl,
+            sp=pl.sp - sp_cost,
+            resources=pl.resources - (colour_cost + h + 1),
+            supply=pl.supply + colour_cost,
         )
-    )
+    ev.append(_BUILT_UP(p, cell_of(cell_key), tile, card, h + 1, sp_cost, colour_cost, pl.hal))
 
 
 def _build_up(s: GinkgopolisState, p: int, card: str, tile: str, ev: list[Event]) -> None:
@@ -1204,7 +1292,7 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
     hal = 1
     pl = s.players[hal]
     card = s.hal_card
-    s.hal_card = None
+    put(s, "hal_card", None)
     if card is None:
         return
     if D.is_urbanization(card):
@@ -1240,7 +1328,7 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
         # have to choose the cell), then Hal scores his neighbours, then his card is
         # discarded. Queued behind the token move, so that while seat 0 chooses, Hal's SP
         # and the discard pile are still those from before the scoring.
-        sp = sum(nb.height for c in neighbours(site) if (nb := s.city.get(key(c))) is not None)
+        sp = sum(nb.height for c in neighbours(site) if (nb := s.city.get(_KEY[c])) is not None)
         _push(
             s,
             [
@@ -1254,7 +1342,7 @@ def _hal_turn(s: GinkgopolisState, ev: list[Event]) -> None:
             trusted(ActionRevealed, player=hal, card=card, tile=tile, action="build_up", hal=True)
         )
         _cover(s, hal, target[0], card, tile, False, ev)
-        pl.tableau = [*pl.tableau, card]
+        put(pl, "tableau", [*pl.tableau, card])
 
 
 # --------------------------------------------------------------------------- scoring (§12)
@@ -1431,8 +1519,8 @@ def card_lines(pl: PlayerState, owner: int, city: dict[str, Building]) -> list[C
 def _final_scoring(s: GinkgopolisState, ev: list[Event]) -> None:
     cells = districts(s.city)
     s.final = compute_scores(s, cells)
-    s.phase = "over"
-    s.queue = []
+    put(s, "phase", "over")
+    put(s, "queue", [])
     groups = [district_detail(s.city, g) for g in cells]
     for f in s.final:
         pl = s.players[f.player]
@@ -1532,17 +1620,27 @@ def _listed(kind: type[A], **fields: object) -> A:
     return trusted(kind, **fields)
 
 
-@functools.lru_cache(maxsize=16384)
-def _select(card: str, tile: str | None) -> Select:
-    """:func:`_listed` for the most listed action, by position, which is quicker to look up."""
-    return trusted(Select, card=card, tile=tile)
+class _SelectsOf(dict[str | None, Select]):
+    """:func:`_listed` for the most listed action: the selections of one card, by tile
+    (None: the card alone), each made on its first listing."""
+
+    def __init__(self, card: str) -> None:
+        super().__init__()
+        self.card = card
+
+    def __missing__(self, tile: str | None) -> Select:
+        made = self[tile] = trusted(Select, card=self.card, tile=tile)
+        return made
 
 
-@functools.lru_cache(maxsize=4096)
-def _urbanize_selects(card: str, tiles: tuple[str, ...]) -> tuple[Select, ...]:
-    """The selections of an urbanization card with each tile behind the screen: the tiles
-    change seldom, and a hand's urbanization cards make half of the listed selections."""
-    return tuple([_select(card, t) for t in tiles])
+class _Selects(dict[str, _SelectsOf]):
+    def __missing__(self, card: str) -> _SelectsOf:
+        made = self[card] = _SelectsOf(card)
+        return made
+
+
+#: ``_SELECTS[card][tile]`` is the listed ``Select(card=card, tile=tile)``.
+_SELECTS = _Selects()
 
 
 def legal_actions(s: GinkgopolisState, seat: Seat) -> list[ActionModel]:
@@ -1586,9 +1684,9 @@ def _copied(model: M, **changes: object) -> M:
     on every call, which made pydantic's ``model_copy`` the largest cost of a game.
     """
     new = _new(model.__class__)
-    d = new.__dict__
-    d.update(model.__dict__)
+    d = model.__dict__.copy()
     d.update(changes)
+    _set_dict(new, d)
     _set_fields_set(new, model.__pydantic_fields_set__ | changes.keys())
     _set_extra(new, None)
     _set_private(new, None)
@@ -1596,6 +1694,7 @@ def _copied(model: M, **changes: object) -> M:
 
 
 _new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
 _set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
 _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
@@ -1620,7 +1719,7 @@ def _fork_player(pl: PlayerState) -> PlayerState:
     """A copy of a player that shares its lists and its selection: the engine never changes
     them in place but gives the player new ones (``pl.hand = [...]``)."""
     new = _new(PlayerState)
-    new.__dict__.update(pl.__dict__)
+    _set_dict(new, pl.__dict__.copy())
     _set_fields_set(new, pl.__pydantic_fields_set__ | _PLAYER_COPIED)
     _set_extra(new, None)
     _set_private(new, None)
@@ -1830,42 +1929,27 @@ def apply(
         ev.append(
             trusted(DraftPicked, player=seat, character=action.character, visible_to=_ONLY[seat])
         )
-        ev.append(trusted(ChoiceCommitted, player=seat, step="draft"))
+        ev.append(_CHOICE_COMMITTED(seat, "draft"))
         if not to_act(s):
             s = _fork(s)
             _pass_draft_piles(s, ev)
     elif isinstance(action, KeepHand | NewHand):
-        pl.new_hand = isinstance(action, NewHand)
-        ev.append(trusted(NewHandChosen, player=seat, use=pl.new_hand, visible_to=_ONLY[seat]))
-        ev.append(trusted(ChoiceCommitted, player=seat, step="new_hand"))
+        put(pl, "new_hand", isinstance(action, NewHand))
+        ev.append(_NEW_HAND_CHOSEN(seat, pl.new_hand, _ONLY[seat]))
+        ev.append(_CHOICE_COMMITTED(seat, "new_hand"))
         if not to_act(s):
             s = _fork(s)
             _process_new_hands(s, ev)
     elif isinstance(action, Select):
         _put(
             pl,
-            selection=trusted(Selection, card=action.card, tile=action.tile),
+            selection=_selection(card=action.card, tile=action.tile),
             hand=_without(pl.hand, action.card),
         )
         if action.tile is not None:
-            pl.tiles = _without(pl.tiles, action.tile)
-        ev.append(
-            trusted(
-                SelectionMade,
-                player=seat,
-                card=action.card,
-                tile=action.tile,
-                visible_to=_ONLY[seat],
-            )
-        )
-        ev.append(
-            trusted(
-                ChoiceCommitted,
-                player=seat,
-                step="select",
-                tile_attached=action.tile is not None,
-            )
-        )
+            put(pl, "tiles", _without(pl.tiles, action.tile))
+        ev.append(_SELECTION_MADE(seat, action.card, action.tile, _ONLY[seat]))
+        ev.append(_CHOICE_COMMITTED_SELECT(seat, "select", action.tile is not None))
         if not to_act(s):
             s = _fork(s)
             _begin_resolution(s)
@@ -1874,15 +1958,13 @@ def apply(
         if isinstance(action, Contribute):
             pl.tiles = _without(pl.tiles, action.tile)
             pl.set_aside = [*pl.set_aside, action.tile]
-            ev.append(
-                trusted(ContributionMade, player=seat, tile=action.tile, visible_to=_ONLY[seat])
-            )
+            ev.append(_CONTRIBUTION_MADE(seat, action.tile, _ONLY[seat]))
             if not pl.tiles:
                 pl.contribution_done = True
         else:
             pl.contribution_done = True
         if pl.contribution_done:
-            ev.append(trusted(ChoiceCommitted, player=seat, step="contribute"))
+            ev.append(_CHOICE_COMMITTED(seat, "contribute"))
         if not to_act(s):
             s = _fork(s)
             _finish_contributions(s, ev)
@@ -1918,7 +2000,7 @@ def _pass_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
 
 def _apply_decision(s: GinkgopolisState, action: Take | MoveToken, ev: list[Event]) -> None:
     d = _pending(s)
-    s.decision = None
+    put(s, "decision", None)
     if isinstance(action, Take):
         colour = "R" if action.item == "resource" else "B"
         _push(

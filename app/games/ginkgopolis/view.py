@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -165,7 +166,13 @@ def _yield(s: GinkgopolisState, cells: list[Cell]) -> dict[str, int]:
 
 def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
     """Each legal selection of ``seat`` with its target, gains and costs (§7.1-7.3)."""
-    hints: list[SelectionHint] = []
+    return [trusted(SelectionHint, **values) for values in _hint_values(s, seat)]
+
+
+def _hint_values(s: GinkgopolisState, seat: int) -> list[dict[str, Any]]:
+    """The fields of each of :func:`selection_hints` that it is given (the others are their
+    defaults): what the view's models are made of, and its JSON form."""
+    hints: list[dict[str, Any]] = []
     # what depends on the card only, worked out once for all its tiles
     yields: dict[str, dict[str, int]] = {}
     found_for: dict[str, tuple[str, Building] | None] = {}
@@ -174,30 +181,28 @@ def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
             site = s.tokens.get(D.letter_of(a.card))
             if a.tile is None:
                 hints.append(
-                    trusted(
-                        SelectionHint,
-                        card=a.card,
-                        tile=None,
-                        action="exploit",
-                        cell=site,
-                        height=0,
-                        gains={},
-                    )
+                    {
+                        "card": a.card,
+                        "tile": None,
+                        "action": "exploit",
+                        "cell": site,
+                        "height": 0,
+                        "gains": {},
+                    }
                 )
                 continue
             if a.card not in yields:
                 yields[a.card] = _yield(s, neighbours(site) if site is not None else [])
             hints.append(
-                trusted(
-                    SelectionHint,
-                    card=a.card,
-                    tile=a.tile,
-                    action="urbanize",
-                    cell=site,
-                    height=1,
-                    gains=dict(yields[a.card]),
-                    resources=1,
-                )
+                {
+                    "card": a.card,
+                    "tile": a.tile,
+                    "action": "urbanize",
+                    "cell": site,
+                    "height": 1,
+                    "gains": dict(yields[a.card]),
+                    "resources": 1,
+                }
             )
             continue
         if a.card not in found_for:
@@ -208,31 +213,29 @@ def selection_hints(s: GinkgopolisState, seat: int) -> list[SelectionHint]:
         k, b = found
         if a.tile is None:
             hints.append(
-                trusted(
-                    SelectionHint,
-                    card=a.card,
-                    tile=None,
-                    action="exploit",
-                    cell=cell_of(k),
-                    height=b.height,
-                    gains=_yield(s, [cell_of(k)]),
-                )
+                {
+                    "card": a.card,
+                    "tile": None,
+                    "action": "exploit",
+                    "cell": cell_of(k),
+                    "height": b.height,
+                    "gains": _yield(s, [cell_of(k)]),
+                }
             )
             continue
         hints.append(
-            trusted(
-                SelectionHint,
-                card=a.card,
-                tile=a.tile,
-                action="build_up",
-                cell=cell_of(k),
-                height=b.height + 1,
-                gains={},
-                sp_cost=max(0, D.number_of(b.top) - D.number_of(a.tile)),
-                colour_cost=1 if D.colour_of(a.tile) != D.colour_of(b.top) else 0,
-                resources=b.height + 1,
-                owner_sp=b.height if b.owner is not None and b.owner != seat else 0,
-            )
+            {
+                "card": a.card,
+                "tile": a.tile,
+                "action": "build_up",
+                "cell": cell_of(k),
+                "height": b.height + 1,
+                "gains": {},
+                "sp_cost": max(0, D.number_of(b.top) - D.number_of(a.tile)),
+                "colour_cost": 1 if D.colour_of(a.tile) != D.colour_of(b.top) else 0,
+                "resources": b.height + 1,
+                "owner_sp": b.height if b.owner is not None and b.owner != seat else 0,
+            }
         )
     return hints
 
@@ -362,3 +365,187 @@ def view(s: GinkgopolisState, seat: Seat | None) -> GinkgopolisView:
         if seat is not None and phase == "select" and seat in owing
         else None,
     )
+
+
+# --------------------------------------------------------------------------- the wire form
+
+
+def view_json(s: GinkgopolisState, seat: Seat | None, parts: dict[Any, Any]) -> dict[str, Any]:
+    """:func:`view` as JSON data, the same as its ``model_dump(mode="json")``, built without
+    the models (a view's models and their dump cost several times what the data does; every
+    view a server sends comes this way, and tests/unit/games/test_view_json.py holds the two
+    to each other). The views of one state share, through ``parts``, what is the same in
+    each: the city, the districts, the counts, and each player as the others see it."""
+    common = parts.get("common")
+    if common is None:
+        common = parts["common"] = _common_json(s)
+    phase = s.phase
+    players = []
+    for p, pl in enumerate(s.players):
+        own = seat is not None and seat == p and not pl.hal
+        if own:
+            players.append(_player_json(s, p, True))
+            continue
+        shown = parts.get(("player", p))
+        if shown is None:
+            shown = parts[("player", p)] = _player_json(s, p, False)
+        players.append(shown)
+    owing = common["owing"]
+    hints = (
+        [{**_HINT_DEFAULTS, **h, "cell": _cell(h["cell"])} for h in _hint_values(s, seat)]
+        if seat is not None and phase == "select" and seat in owing
+        else None
+    )
+    return {
+        "game": "ginkgopolis",
+        "seat": seat,
+        **common["head"],
+        "players": players,
+        **common["tail"],
+        "selection_hints": hints,
+    }
+
+
+def _cell(cell: Cell | None) -> list[int] | None:
+    return None if cell is None else [cell[0], cell[1]]
+
+
+@lru_cache(maxsize=64)
+def _options_json(options: GinkgopolisOptions) -> dict[str, Any]:
+    # Shared by every view of a table: nobody changes a view's data once built.
+    return options.model_dump(mode="json")
+
+
+def _common_json(s: GinkgopolisState) -> dict[str, Any]:
+    """What every seat's view of ``s`` holds alike, in the order of GinkgopolisView's fields."""
+    city_map = s.city
+    city = []
+    for c in reading_order(cell_of(k) for k in city_map):
+        b = city_map[f"{c[0]},{c[1]}"]
+        tiles = b.tiles
+        top = tiles[-1]
+        city.append(
+            {
+                "cell": [c[0], c[1]],
+                "tiles": list(tiles),
+                "top": top,
+                "colour": top[0],
+                "number": D.NUMBER[top],
+                "height": len(tiles),
+                "owner": b.owner,
+                "pending": b.pending,
+            }
+        )
+    owing = to_act(s)
+    d = s.decision
+    decision = (
+        None
+        if d is None
+        else {
+            "kind": d.kind,
+            "seat": d.seat,
+            "player": d.player,
+            "card": d.card,
+            "letter": d.letter,
+            "site": _cell(d.site),
+            "items": list(d.items),
+            "candidates": [[c[0], c[1]] for c in d.candidates],
+        }
+    )
+    dist_views = [
+        {
+            "cells": [list(cell_of(k)) for k in group],
+            "colour": city_map[group[0]].tiles[-1][0],
+            "scores": {str(o): v for o, v in score_district(city_map, group).items()},
+        }
+        for group in districts(city_map)
+    ]
+    final = (
+        None
+        if s.final is None
+        else [
+            {
+                "player": f.player,
+                "sp": f.sp,
+                "districts": f.districts,
+                "cards": f.cards,
+                "tokens": f.tokens,
+                "total": f.total,
+            }
+            for f in s.final
+        ]
+    )
+    head: dict[str, Any] = {
+        "n_players": s.n_players,
+        "solo": s.solo,
+        "options": _options_json(s.options),
+        "phase": s.phase,
+        "round": s.round,
+        "first_player": s.first_player,
+        "to_act": sorted(owing),
+        "city": city,
+        "tokens": {lt: [c[0], c[1]] for lt, c in s.tokens.items()},
+        "stacks": {c: list(v) for c, v in s.stacks.items()},
+        "deck_count": len(s.deck),
+        "discard_count": len(s.discard),
+        "supply_count": len(s.supply),
+        "removed_count": len(s.removed_tiles),
+        "refill_done": s.refill_done,
+        "end_triggered": s.end_triggered,
+        "end_reasons": list(s.end_reasons),
+    }
+    tail: dict[str, Any] = {
+        "decision": decision,
+        "hal_card_face_down": s.hal_card is not None,
+        "districts": dist_views,
+        "final": final,
+    }
+    return {"head": head, "tail": tail, "owing": owing}
+
+
+def _player_json(s: GinkgopolisState, p: int, own: bool) -> dict[str, Any]:
+    """Player ``p`` as its own seat (``own``) or any other viewer sees it (PlayerView)."""
+    pl = s.players[p]
+    phase = s.phase
+    sel = pl.selection
+    on_buildings = 0
+    for b in s.city.values():
+        if b.owner == p:
+            on_buildings += len(b.tiles)
+    show_sp = own or pl.hal or not s.options.hidden_sp or phase == "over"
+    shown_sel = None if sel is None else {"card": sel.card, "tile": sel.tile}
+    return {
+        "player": p,
+        "seat": None if pl.hal else p,
+        "colour": pl.colour,
+        "hal": pl.hal,
+        "resources": pl.resources,
+        "supply": pl.supply,
+        "on_buildings": on_buildings,
+        "tile_count": len(pl.tiles) + len(pl.set_aside),
+        "sp": pl.sp if show_sp else None,
+        "new_hand_tokens": pl.tokens,
+        "characters": list(pl.characters),
+        "tableau": list(pl.tableau),
+        "hand_count": len(pl.hand),
+        "has_selected": sel is not None,
+        "tile_attached": sel is not None and sel.tile is not None,
+        "revealed": shown_sel if pl.revealed else None,
+        "declared_new_hand": phase == "new_hand" and pl.new_hand is not None,
+        "contribution_done": pl.contribution_done,
+        "draft_picked": pl.draft_picked,
+        "hand": list(pl.hand) if own else None,
+        "tiles": list(pl.tiles) if own else None,
+        "selection": dict(shown_sel) if own and shown_sel is not None else None,
+        "set_aside": list(pl.set_aside) if own else None,
+        "new_hand_choice": pl.new_hand if own else None,
+        "draft_pile": list(pl.draft_pile) if own else None,
+        "draft_kept": list(pl.draft_kept) if own else None,
+    }
+
+
+#: A hint's fields in order with their defaults, for those a hint is not given.
+_HINT_DEFAULTS: dict[str, Any] = {
+    name: None if info.is_required() else info.default
+    for name, info in SelectionHint.model_fields.items()
+}

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from app.games import REGISTRY
 from app.games.base import Engine
+from app.games.gluckauf import GluckaufOptions
 from app.games.luz import LuzOptions
 from tests.support.pickgame import PICK
 from tests.support.playthrough import play_steps, sample_games
@@ -22,6 +23,7 @@ ENGINES: dict[str, Engine] = {"pick": PICK, **REGISTRY}  # type: ignore[dict-ite
 # Options under which a game's views read differently from its defaults.
 VARIANTS: dict[str, list[BaseModel]] = {
     "luz": [LuzOptions(strict_memory=True), LuzOptions(trump="none")],
+    "gluckauf": [GluckaufOptions(delivered_visible=True)],
 }
 
 

@@ -546,41 +546,68 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
 
 
 def _placements(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
-    """The legal placements: :func:`_placeable` for every open space, written out in one loop
-    (this is the most frequent question of a game, so the plain spaces take the fewest steps)."""
+    """The legal placements: :func:`_placeable` for every open space, as a set of spaces.
+
+    This is the most frequent question of a game. Each space is a bit: the open spaces that
+    need only workers start set, the others are set when their tile, card, pile or complete
+    order is there, and the occupied spaces the seat has too few workers to oust are cleared.
+    The listing of each set of spaces is made once.
+    """
     supply = p.supply
     if supply < 1:
         return []  # every space takes at least one worker
+    n = state.n_players
+    mask = _PLAIN_MASK[n]
     money = p.money
-    occupants = state.occupants
-    factory = state.factory
-    deliverable: set[Transport] | None = None
-    out: list[AnyAction] = []
-    append = out.append
-    bank, tile_space, delivery, order_space, tile_draw = _BANK, _TILE, _DELIVERY, _ORDER, _TILE_DRAW
-    for action, space, kind, transport in _PLACEMENTS[state.n_players]:
-        if space in occupants and kind != bank and occupants[space].count >= supply:
-            continue
-        if kind > bank:  # a space that needs more than workers
-            if kind == tile_space:
-                tile = factory.get(space)
-                if tile is None or _TILE_COST[tile] > money:
-                    continue
-            elif kind == delivery:
-                if deliverable is None:
-                    deliverable = _deliverable(p)
-                if transport not in deliverable:
-                    continue
-            elif kind == order_space:
-                if state.order_spaces.get(space) is None:
-                    continue
-            elif kind == tile_draw:
-                if not state.stack:
-                    continue
-            elif not state.deck:  # ORDER-DRAW
-                continue
-        append(action)
-    return out
+    for space, tile in state.factory.items():
+        if tile is not None and _TILE_COST[tile] <= money:
+            mask |= _TILE_SPACE_BIT.get(space, 0)
+    for space, card in state.order_spaces.items():
+        if card is not None:
+            mask |= _ORDER_SPACE_BIT.get(space, 0)
+    if state.stack:
+        mask |= _TILE_DRAW_BIT
+    if state.deck:
+        mask |= _ORDER_DRAW_BIT
+    for o in p.orders:
+        if all(o.spots):
+            mask |= _DELIVERY_BIT[_ORDER_TRANSPORT[o.card]]
+    for space, occ in state.occupants.items():
+        if occ.count >= supply:
+            mask &= ~_OUSTABLE_BIT.get(space, 0)
+    mask &= _OPEN_MASK[n]
+    listed = _PLACEMENT_LISTS.get(mask)
+    if listed is None:
+        listed = tuple(_PLACE_WORKER[sp.id] for sp in SPACES if mask & _SPACE_BIT[sp.id])
+        if len(_PLACEMENT_LISTS) < 100_000:
+            _PLACEMENT_LISTS[mask] = listed
+    return list(listed)
+
+
+# Bits of the spaces for _placements (one per space, in the row order of table 3.5).
+_SPACE_BIT: dict[str, int] = {sp.id: 1 << i for i, sp in enumerate(SPACES)}
+_OPEN_MASK: dict[int, int] = {n: sum(_SPACE_BIT[sp.id] for sp in open_spaces(n)) for n in PARAMS}
+_PLAIN_MASK: dict[int, int] = {
+    n: sum(_SPACE_BIT[sp.id] for sp in open_spaces(n) if _placement_kind(sp) in (_ANY, _BANK))
+    for n in PARAMS
+}
+_TILE_SPACE_BIT: dict[str, int] = {
+    sp.id: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) == _TILE
+}
+_ORDER_SPACE_BIT: dict[str, int] = {
+    sp.id: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) == _ORDER
+}
+_TILE_DRAW_BIT = _SPACE_BIT["FACT-DRAW"]
+_ORDER_DRAW_BIT = _SPACE_BIT["ORDER-DRAW"]
+_DELIVERY_BIT: dict[Transport | None, int] = {
+    sp.transport: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) == _DELIVERY
+}
+# Every space but the bank can be made to need more workers by its occupant (§6).
+_OUSTABLE_BIT: dict[str, int] = {
+    sp.id: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) != _BANK
+}
+_ORDER_TRANSPORT: tuple[Transport, ...] = tuple(o.transport for o in ORDERS)
+_PLACEMENT_LISTS: dict[int, tuple[PlaceWorker, ...]] = {}
 
 
 # The cage moves from each level: to every other level (§7.3, decision 21).
@@ -1292,20 +1319,36 @@ def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()
 
 def shift_counts(s: GluckaufState, shift: int) -> dict[int, dict[int, int]]:
     """Per category number, each seat's count (§8.1 step 3)."""
+    categories = categories_for_shift(shift)
+    # Every count of a seat from one pass over its delivered pile and one over its pit.
+    tallies: list[dict[str, int]] = []
+    for p in s.players:
+        tally = dict.fromkeys(_TALLY_KEYS, 0)
+        for card in p.delivered:
+            for key, count in _CARD_TALLY[card]:
+                tally[key] += count
+        if shift >= 3:
+            for colour, empty in empty_carts_by_colour(p).items():
+                tally["empty", colour] = empty
+        tallies.append(tally)
     counts: dict[int, dict[int, int]] = {}
-    for cat in categories_for_shift(shift):
-        per: dict[int, int] = {}
-        for seat, p in enumerate(s.players):
-            if cat.kind == "colour":
-                per[seat] = sum(ORDERS[c].spots.count(cat.key) for c in p.delivered)
-            elif cat.kind == "transport":
-                per[seat] = sum(
-                    len(ORDERS[c].spots) for c in p.delivered if ORDERS[c].transport == cat.key
-                )
-            else:
-                per[seat] = empty_carts(p, cat.key)  # type: ignore[arg-type]
-        counts[cat.number] = per
+    for cat in categories:
+        key = _CATEGORY_TALLY[cat.number]
+        counts[cat.number] = {seat: tally[key] for seat, tally in enumerate(tallies)}
     return counts
+
+
+# What each delivered card adds to the counts of the shift scorings (§8.1): its cubes of each
+# colour, and all its cubes to its transport. Keys are a colour, a transport or ("empty", colour).
+_TALLY_KEYS: tuple[Any, ...] = (*COLOURS, *TRANSPORT_NAMES, *(("empty", c) for c in COLOURS))
+_CARD_TALLY: tuple[tuple[tuple[Any, int], ...], ...] = tuple(
+    (*((c, o.spots.count(c)) for c in COLOURS if c in o.spots), (o.transport, len(o.spots)))
+    for o in ORDERS
+)
+_CATEGORY_TALLY: dict[int, Any] = {
+    cat.number: ("empty", cat.key) if cat.kind == "empty" else cat.key
+    for cat in categories_for_shift(SHIFTS)
+}
 
 
 def empty_carts(p: PlayerState, colour: Colour) -> int:
@@ -1354,12 +1397,14 @@ def score_shift(s: GluckaufState, events: list[Event]) -> None:
         awards[cat.number] = a
         for seat, vp in a.items():
             totals[seat] += vp
+    players = s.players
     for seat, vp in totals.items():
-        s.players[seat].vp += vp
+        p = players[seat]
+        put(p, "vp", p.vp + vp)
     events.append(
-        ev.ShiftScored(
+        _SHIFT_SCORED(
             shift=s.shift,
-            delivered={seat: list(p.delivered) for seat, p in enumerate(s.players)},
+            delivered={seat: list(p.delivered) for seat, p in enumerate(players)},
             counts=counts,
             awards=awards,
             totals=totals,
@@ -1399,26 +1444,29 @@ def _end_shift(s: GluckaufState, events: list[Event]) -> None:
         final_scoring(s, events)
         return
     start = new_starting_player(s)
-    events.append(ev.StartingPlayerChosen(seat=start, factory_workers=factory_workers(s)))
+    events.append(_STARTING_PLAYER_CHOSEN(seat=start, factory_workers=factory_workers(s)))
     workers = PARAMS[s.n_players].workers
     for p in s.players:
-        p.supply = workers
-        p.canteen = 0
-    s.occupants = {}
-    s.bank = [0] * s.n_players
-    s.shift += 1
-    s.start_player = start
-    s.active = start
-    s.phase = "place"
-    events.append(ev.ShiftStarted(shift=s.shift, starting_player=start))
+        put(p, "supply", workers)
+        put(p, "canteen", 0)
+    put(s, "occupants", {})
+    put(s, "bank", [0] * s.n_players)
+    put(s, "shift", s.shift + 1)
+    put(s, "start_player", start)
+    put(s, "active", start)
+    put(s, "phase", "place")
+    events.append(_SHIFT_STARTED(s.shift, start))
 
 
 def cubes_owned(p: PlayerState) -> int:
     """Cubes in carts, cage, storage and on outstanding orders (§9 step 2)."""
-    n = sum(1 for c in p.printed if c is not None)
-    n += sum(1 for t in p.tiles for c in t.carts if c is not None)
+    n = len(p.printed) - p.printed.count(None)
+    for t in p.tiles:
+        n += len(t.carts) - t.carts.count(None)
     n += len(p.cage) + len(p.storage)
-    n += sum(len(cubes) for o in p.orders for cubes in o.spots)
+    for o in p.orders:
+        for cubes in o.spots:
+            n += len(cubes)
     return n
 
 
@@ -1427,11 +1475,11 @@ def final_breakdown(p: PlayerState) -> FinalScore:
     money_vp, money_left = divmod(p.money, 5)
     coal_vp = cubes_owned(p) // 3
     order_penalty = -len(p.orders)
-    light = sum(1 for t in p.tiles if TILES[t.tile].side == "light")
+    light = _light_tiles(p)
     dark = len(p.tiles) - light
     imbalance = -2 * abs(light - dark)
     total = p.vp + money_vp + coal_vp + order_penalty + imbalance
-    return FinalScore(
+    return _FINAL_SCORE(
         money_vp=money_vp,
         money_left=money_left,
         coal_vp=coal_vp,
@@ -1441,17 +1489,41 @@ def final_breakdown(p: PlayerState) -> FinalScore:
     )
 
 
+_LIGHT: tuple[bool, ...] = tuple(t.side == "light" for t in TILES)
+
+
+def _light_tiles(p: PlayerState) -> int:
+    light = 0
+    for t in p.tiles:
+        if _LIGHT[t.tile]:
+            light += 1
+    return light
+
+
+# The models of the shift and game ends, made as the rules made them before (see trusted.py).
+_SHIFT_SCORED = maker(ev.ShiftScored)
+_STARTING_PLAYER_CHOSEN = maker(ev.StartingPlayerChosen)
+_FINAL_SCORE = maker(FinalScore)
+_FINAL_SCORED = maker(ev.FinalScored)
+_GAME_ENDED = maker(ev.GameEnded)
+
+
 def final_scoring(s: GluckaufState, events: list[Event]) -> None:
     """§9: apply every player's final adjustments and end the game (in place)."""
     finals = []
     for seat, p in enumerate(s.players):
         f = final_breakdown(p)
-        light = sum(1 for t in p.tiles if TILES[t.tile].side == "light")
+        light = _light_tiles(p)
         # The counts behind each step, so the log can show how the points came about.
         events.append(
-            ev.FinalScored(
+            _FINAL_SCORED(
                 seat=seat,
-                **f.model_dump(),
+                money_vp=f.money_vp,
+                money_left=f.money_left,
+                coal_vp=f.coal_vp,
+                order_penalty=f.order_penalty,
+                imbalance_penalty=f.imbalance_penalty,
+                total=f.total,
                 vp_before=p.vp,
                 money=p.money,
                 cubes=cubes_owned(p),
@@ -1459,21 +1531,25 @@ def final_scoring(s: GluckaufState, events: list[Event]) -> None:
                 dark_tiles=len(p.tiles) - light,
             )
         )
-        p.vp = f.total
-        p.money = f.money_left
+        put(p, "vp", f.total)
+        put(p, "money", f.money_left)
         finals.append(f)
-    s.final = finals
-    s.phase = "over"
-    s.mining = None
-    res = _final_result(finals)
-    s.tiebreak = res.tiebreak
+    put(s, "final", finals)
+    put(s, "phase", "over")
+    put(s, "mining", None)
+    # What _final_result says of the result, without making the Result.
+    scores = {seat: f.total for seat, f in enumerate(finals)}
+    keys: dict[int, tuple[int, ...]] = {seat: (f.money_left,) for seat, f in enumerate(finals)}
+    ranking, places = rank_by_score(scores, keys)
+    tiebreak = tiebreak_text(scores, keys)
+    put(s, "tiebreak", tiebreak)
     events.append(
-        ev.GameEnded(
-            scores=res.scores,
-            ranking=res.ranking,
-            tiebreak=res.tiebreak,
+        _GAME_ENDED(
+            scores=scores,
+            ranking=ranking,
+            tiebreak=tiebreak,
             money_left={seat: f.money_left for seat, f in enumerate(finals)},
-            places=res.places,
+            places=places,
         )
     )
 

@@ -272,14 +272,16 @@ def start(n_players: int, seed: int, options: GluckaufOptions) -> tuple[Gluckauf
         if sid in usable:
             tile = stack.pop(0)
             factory[sid] = tile
-            events.append(ev.SpaceRefilled(space=sid, item=tile))
-    events.append(ev.StartingPlayerChosen(seat=starter, factory_workers={}))
+            events.append(_SPACE_REFILLED(sid, tile))
+    events.append(_STARTING_PLAYER_CHOSEN(seat=starter, factory_workers={}))
     order_spaces: dict[str, int | None] = {sid: None for sid in ORDER_SPACES if sid in usable}
     display = deck[: params.draft_cards]
     del deck[: params.draft_cards]
     coal: dict[Colour, int] = {c: CUBES_PER_COLOUR - n_players for c in COLOURS}
-    players = [PlayerState(supply=params.workers, money=params.money) for _ in range(n_players)]
-    state = GluckaufState(
+    # Made as validation would make them from these values, all fresh and of the fields' types
+    # (see trusted.py): validating the whole table took a fifth of a game's setup.
+    players = [_PLAYER(supply=params.workers, money=params.money) for _ in range(n_players)]
+    state = _STATE(
         n_players=n_players,
         options=options,
         rng=rng,
@@ -296,6 +298,10 @@ def start(n_players: int, seed: int, options: GluckaufOptions) -> tuple[Gluckauf
         players=players,
     )
     return state, events
+
+
+_PLAYER = maker(PlayerState)
+_STATE = maker(GluckaufState)
 
 
 def max_length(n_players: int) -> int:
@@ -621,11 +627,21 @@ def _mining_actions(m: MiningState, p: PlayerState) -> list[AnyAction]:
     cage, storage = p.cage, p.storage
     out: list[AnyAction] = list(_CAGE_MOVES[level])
     if level != 0 and len(cage) < CAGE_CAPACITY:
-        # Load a colour found in a cart on the cage's level, if the cage has room (§7.3).
-        present = _colours_at_level(p, level)
-        out.extend([_LOAD_CUBE[c] for c in COLOURS if c in present])
-    unload = level == 0 and bool(cage)
-    two_for_one = _two_for_one_possible(m, p)
+        # Load a colour found in a cart on the cage's level, if the cage has room (§7.3):
+        # _colours_at_level, written out as the most frequent step of a mining action.
+        present: set[Colour | None] = {p.printed[level - 1]}
+        for owned in p.tiles:
+            if _TILE_LEVEL[owned.tile] == level:
+                present.update(owned.carts)
+        for c in COLOURS:
+            if c in present:
+                out.append(_LOAD_CUBE[c])
+        unload = False
+        reachable = len(storage)
+    else:
+        unload = level == 0 and bool(cage)
+        reachable = len(storage) + (len(cage) if level == 0 else 0)
+    two_for_one = m.budget >= 2 and reachable >= 2  # _two_for_one_possible
     if not (unload or storage or two_for_one):
         # Nothing to put on an order (nor two cubes for a two-for-one): moves, loads and stop.
         out.append(_STOP_MINING)
@@ -696,12 +712,19 @@ def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[Gluckauf
     would have become. A deep copy of the whole table, and later a copy of everything an action
     might change, took most of the time of an action.
     """
-    problem = action_problem(state, seat, action)
-    if problem is not None:
-        raise problem
+    # The quick yes of action_problem and the handler in one look-up by the exact type: a
+    # legal action, nearly every one, takes no other step before the rules change the state.
+    fast = _FAST.get(type(action))
+    if fast is None or seat != state.active or not fast[0](state, state.players[seat], action):
+        problem = action_problem(state, seat, action)
+        if problem is not None:
+            raise problem
     s = copy(state)
     events: list[Event] = []
-    _dispatch(s, seat, action, events)
+    if fast is None:
+        _dispatch(s, seat, action, events)
+    else:
+        fast[1](s, seat, action, events)
     return s, events
 
 
@@ -799,10 +822,6 @@ def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Even
 # model class goes through ABCMeta and costs as much as a whole simple step of the rules.
 
 
-def _on_place(s: GluckaufState, seat: Seat, action: PlaceWorker, events: list[Event]) -> None:
-    _place(s, seat, action.space, events)
-
-
 def _on_draft(s: GluckaufState, seat: Seat, action: DraftOrder, events: list[Event]) -> None:
     _draft(s, seat, action.card, events)
 
@@ -864,9 +883,14 @@ def _new_outstanding(card: int) -> Outstanding:
 # ---- placement (§6) and the immediate actions (§7)
 
 
-def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) -> None:
-    p = _pit(s, seat)
-    put(s, "turns", s.turns + 1)
+def _on_place(s: GluckaufState, seat: Seat, action: PlaceWorker, events: list[Event]) -> None:
+    space = action.space
+    # _pit and put written out: a placement is every other action of a game.
+    fields = s.__dict__
+    players = fields["players"] = fields["players"].copy()
+    p = players[seat] = copy(players[seat])
+    fields["turns"] += 1
+    s.__pydantic_fields_set__.add("turns")
     if space == "BANK":
         _own(s, "bank")[seat] += 1
         p.__dict__["supply"] -= 1  # supply is always set (a required field): as put would
@@ -1112,10 +1136,12 @@ def _start_two_for_one(
 
 def _mine_step(s: GluckaufState, seat: Seat, action: Any, events: list[Event]) -> None:
     """A step that costs one of the mining action's steps (§7.3)."""
-    m = s.__dict__["mining"] = copy(_under_way(s.mining, "the mining action"))
+    fields = s.__dict__
+    m = fields["mining"] = copy(_under_way(fields["mining"], "the mining action"))
     budget = m.budget - 1
     put(m, "budget", budget)
-    p = _pit(s, seat)
+    players = fields["players"] = fields["players"].copy()  # _pit, written out
+    p = players[seat] = copy(players[seat])
     kind = type(action)
     step = _STEPS.get(kind)
     if step is None:  # a look-alike (a subclass) is taken as its action
@@ -1289,7 +1315,7 @@ def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()
     fields["phase"] = "place"
     fields["draw"] = fields["shortage"] = fields["mining"] = None
     s.__pydantic_fields_set__.update(_TURN_PARTS)
-    if s.stack and None in s.factory.values():
+    if fields["stack"] and None in fields["factory"].values():
         factory: dict[str, int | None] = s.factory if "factory" in owned else _own(s, "factory")
         stack: list[int] = s.stack if "stack" in owned else _own(s, "stack")
         for sid in factory:
@@ -1297,7 +1323,7 @@ def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()
                 tile = stack.pop(0)
                 factory[sid] = tile
                 events.append(_SPACE_REFILLED(sid, tile))
-    if s.deck and None in s.order_spaces.values():
+    if fields["deck"] and None in fields["order_spaces"].values():
         order_spaces: dict[str, int | None] = (
             s.order_spaces if "order_spaces" in owned else _own(s, "order_spaces")
         )
@@ -1307,12 +1333,13 @@ def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()
                 card = deck.pop(0)
                 order_spaces[sid] = card
                 events.append(_SPACE_REFILLED(sid, card))
-    n = s.n_players
-    players = s.players
+    n = fields["n_players"]
+    players = fields["players"]
+    active = fields["active"]
     for k in range(1, n + 1):
-        seat = (s.active + k) % n
+        seat = (active + k) % n
         if players[seat].supply > 0:
-            put(s, "active", seat)
+            fields["active"] = seat  # as put would, and "active" is always set
             return
     _end_shift(s, events)
 
@@ -1762,7 +1789,11 @@ def _ok_end(state: GluckaufState, p: PlayerState, action: Any) -> bool:
 
 
 def _ok_return(state: GluckaufState, p: PlayerState, action: Any) -> bool:
-    return state.phase == "return" and state.draw is not None and action.item in _unplaced(state)
+    d = state.draw
+    if state.phase != "return" or d is None:
+        return False
+    item = action.item  # one of _unplaced(state)
+    return item in d.drawn and item != d.kept and item not in d.placed
 
 
 # By the exact type: a look-alike (a subclass) gets the full check.
@@ -1781,6 +1812,10 @@ _QUICK_YES: dict[type, Any] = {
     KeepItem: _ok_keep,
     ChooseEnd: _ok_end,
     ReturnItem: _ok_return,
+}
+# For apply: each action type's quick yes and its handler.
+_FAST: dict[type, tuple[Callable[..., bool], Callable[..., None]]] = {
+    kind: (quick, _HANDLERS[kind]) for kind, quick in _QUICK_YES.items()
 }
 
 

@@ -582,12 +582,19 @@ def _placements(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
         if occ.count >= supply:
             mask &= ~_OUSTABLE_BIT.get(space, 0)
     mask &= _OPEN_MASK[n]
-    listed = _PLACEMENT_LISTS.get(mask)
-    if listed is None:
-        listed = tuple(_PLACE_WORKER[sp.id] for sp in SPACES if mask & _SPACE_BIT[sp.id])
-        if len(_PLACEMENT_LISTS) < 100_000:
-            _PLACEMENT_LISTS[mask] = listed
-    return list(listed)
+    # The listing of the first spaces and of the rest, each made once for each set of spaces.
+    first = _FIRST_LISTS.get(mask & _FIRST_MASK)
+    if first is None:
+        first = _FIRST_LISTS[mask & _FIRST_MASK] = _listing(mask & _FIRST_MASK)
+    rest = _REST_LISTS.get(mask & ~_FIRST_MASK)
+    if rest is None:
+        rest = _REST_LISTS[mask & ~_FIRST_MASK] = _listing(mask & ~_FIRST_MASK)
+    return [*first, *rest]
+
+
+def _listing(mask: int) -> tuple[PlaceWorker, ...]:
+    """The placements on the spaces of ``mask``, in the row order of table 3.5."""
+    return tuple(action for bit, action in _BITS_AND_ACTIONS if mask & bit)
 
 
 # Bits of the spaces for _placements (one per space, in the row order of table 3.5).
@@ -613,7 +620,14 @@ _OUSTABLE_BIT: dict[str, int] = {
     sp.id: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) != _BANK
 }
 _ORDER_TRANSPORT: tuple[Transport, ...] = tuple(o.transport for o in ORDERS)
-_PLACEMENT_LISTS: dict[int, tuple[PlaceWorker, ...]] = {}
+_BITS_AND_ACTIONS: tuple[tuple[int, PlaceWorker], ...] = tuple(
+    (_SPACE_BIT[sp.id], _PLACE_WORKER[sp.id]) for sp in SPACES
+)
+# The first 13 spaces (the factory and the mines) and the other 14: at most 8,192 and 16,384
+# listings, where the sets of all 27 spaces seen in games run to many thousands.
+_FIRST_MASK = (1 << 13) - 1
+_FIRST_LISTS: dict[int, tuple[PlaceWorker, ...]] = {}
+_REST_LISTS: dict[int, tuple[PlaceWorker, ...]] = {}
 
 
 # The cage moves from each level: to every other level (§7.3, decision 21).
@@ -896,7 +910,8 @@ def _on_place(s: GluckaufState, seat: Seat, action: PlaceWorker, events: list[Ev
         p.__dict__["supply"] -= 1  # supply is always set (a required field): as put would
         events.append(_WORKER_PLACED_ALONE(seat, space, 1))
     else:
-        occupants: dict[str, Occupant] = _own(s, "occupants")
+        occupants: dict[str, Occupant] = fields["occupants"].copy()  # _own, written out
+        fields["occupants"] = occupants
         occ = occupants.get(space)
         count = 1
         ousted_seat: int | None = None
@@ -942,7 +957,7 @@ def _on_place(s: GluckaufState, seat: Seat, action: PlaceWorker, events: list[Ev
         _deliver(s, seat, sp.transport, events)
         _end_turn(s, events)
     elif sp.group in ("money", "bank"):
-        put(p, "money", p.money + sp.value)
+        p.__dict__["money"] += sp.value  # money is always set (a required field): as put would
         events.append(_MONEY_GAINED(seat, sp.value))
         _end_turn(s, events)
     else:
@@ -1692,7 +1707,14 @@ def _ok_place(state: GluckaufState, p: PlayerState, action: Any) -> bool:
     if state.phase != "place":
         return False
     entry = _PLACEMENT_BY_SPACE[state.n_players].get(action.space)
-    return entry is not None and entry[0] is action and _placeable(state, p, entry)
+    if entry is None or entry[0] is not action:
+        return False
+    kind = entry[2]
+    if kind != _ANY:
+        return _placeable(state, p, entry)
+    # _placeable(state, p, entry) of a space that needs only workers, written out.
+    occ = state.occupants.get(entry[1])
+    return (1 if occ is None else occ.count + 1) <= p.supply
 
 
 def _ok_move(state: GluckaufState, p: PlayerState, action: Any) -> bool:

@@ -515,19 +515,19 @@ def _common(
         players = [{**base, "delivered": shown} for base, shown in delivered]
     occupants, factory, order_spaces = state.occupants, state.factory, state.order_spaces
     spaces = []
+    known = _SPACE_JSONS
     for sp in open_spaces(n):
         sid = sp.id
         occ = occupants.get(sid)
         if sid == "BANK":
-            spaces.append(_space_json(sp, None, sum(state.bank), 1, None, None))
+            key: tuple[Any, ...] = (sid, None, sum(state.bank), 1, None, None)
         elif occ is None:
-            spaces.append(_space_json(sp, None, 0, 1, factory.get(sid), order_spaces.get(sid)))
+            key = (sid, None, 0, 1, factory.get(sid), order_spaces.get(sid))
         else:
-            spaces.append(
-                _space_json(
-                    sp, occ.seat, occ.count, occ.count + 1, factory.get(sid), order_spaces.get(sid)
-                )
-            )
+            count = occ.count
+            key = (sid, occ.seat, count, count + 1, factory.get(sid), order_spaces.get(sid))
+        made = known.get(key)  # _space_json's look-up, written out for 27 spaces
+        spaces.append(made if made is not None else _space_json(sp, *key[1:]))
     head = {
         "n_players": n,
         "phase": state.phase,

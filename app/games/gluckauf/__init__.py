@@ -1,8 +1,8 @@
 """Glück Auf (Coal Baron), Kramer & Kiesling: the rules engine (shared/rules/gluckauf.md).
 
 Exports ``ENGINE``, the one object the platform knows (``app.games.base.Engine``): the
-shared :class:`~app.games.base.GameEngine` over Glück Auf's ``rules``, ``view``, ``bot``,
-``message`` and ``undo``.
+shared :class:`~app.games.base.GameEngine` over Glück Auf's ``rules``, ``view`` (with its
+wire form ``view_json``), ``bot``, ``message`` and ``undo``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .events import GluckaufEvent
 from .figures import FIGURES
 from .rules import GluckaufOptions, GluckaufState
 from .undo import undoable
-from .view import GluckaufView, view
+from .view import GluckaufView, view, view_json
 
 __all__ = ["ENGINE", "GluckaufOptions", "GluckaufState", "GluckaufView"]
 
@@ -31,6 +31,7 @@ ENGINE: GameEngine[GluckaufState, GluckaufOptions, AnyAction, GluckaufView] = Ga
     max_length=rules.max_length,
     rules=rules,
     view=view,
+    view_json=view_json,
     bots={"normal": bot.choose},
     message=message,
     undoable=undoable,

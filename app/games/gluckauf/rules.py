@@ -272,14 +272,16 @@ def start(n_players: int, seed: int, options: GluckaufOptions) -> tuple[Gluckauf
         if sid in usable:
             tile = stack.pop(0)
             factory[sid] = tile
-            events.append(ev.SpaceRefilled(space=sid, item=tile))
-    events.append(ev.StartingPlayerChosen(seat=starter, factory_workers={}))
+            events.append(_SPACE_REFILLED(sid, tile))
+    events.append(_STARTING_PLAYER_CHOSEN(seat=starter, factory_workers={}))
     order_spaces: dict[str, int | None] = {sid: None for sid in ORDER_SPACES if sid in usable}
     display = deck[: params.draft_cards]
     del deck[: params.draft_cards]
     coal: dict[Colour, int] = {c: CUBES_PER_COLOUR - n_players for c in COLOURS}
-    players = [PlayerState(supply=params.workers, money=params.money) for _ in range(n_players)]
-    state = GluckaufState(
+    # Made as validation would make them from these values, all fresh and of the fields' types
+    # (see trusted.py): validating the whole table took a fifth of a game's setup.
+    players = [_PLAYER(supply=params.workers, money=params.money) for _ in range(n_players)]
+    state = _STATE(
         n_players=n_players,
         options=options,
         rng=rng,
@@ -296,6 +298,10 @@ def start(n_players: int, seed: int, options: GluckaufOptions) -> tuple[Gluckauf
         players=players,
     )
     return state, events
+
+
+_PLAYER = maker(PlayerState)
+_STATE = maker(GluckaufState)
 
 
 def max_length(n_players: int) -> int:
@@ -546,41 +552,82 @@ def legal_actions(state: GluckaufState, seat: Seat) -> list[AnyAction]:
 
 
 def _placements(state: GluckaufState, p: PlayerState) -> list[AnyAction]:
-    """The legal placements: :func:`_placeable` for every open space, written out in one loop
-    (this is the most frequent question of a game, so the plain spaces take the fewest steps)."""
+    """The legal placements: :func:`_placeable` for every open space, as a set of spaces.
+
+    This is the most frequent question of a game. Each space is a bit: the open spaces that
+    need only workers start set, the others are set when their tile, card, pile or complete
+    order is there, and the occupied spaces the seat has too few workers to oust are cleared.
+    The listing of each set of spaces is made once.
+    """
     supply = p.supply
     if supply < 1:
         return []  # every space takes at least one worker
+    n = state.n_players
+    mask = _PLAIN_MASK[n]
     money = p.money
-    occupants = state.occupants
-    factory = state.factory
-    deliverable: set[Transport] | None = None
-    out: list[AnyAction] = []
-    append = out.append
-    bank, tile_space, delivery, order_space, tile_draw = _BANK, _TILE, _DELIVERY, _ORDER, _TILE_DRAW
-    for action, space, kind, transport in _PLACEMENTS[state.n_players]:
-        if space in occupants and kind != bank and occupants[space].count >= supply:
-            continue
-        if kind > bank:  # a space that needs more than workers
-            if kind == tile_space:
-                tile = factory.get(space)
-                if tile is None or _TILE_COST[tile] > money:
-                    continue
-            elif kind == delivery:
-                if deliverable is None:
-                    deliverable = _deliverable(p)
-                if transport not in deliverable:
-                    continue
-            elif kind == order_space:
-                if state.order_spaces.get(space) is None:
-                    continue
-            elif kind == tile_draw:
-                if not state.stack:
-                    continue
-            elif not state.deck:  # ORDER-DRAW
-                continue
-        append(action)
-    return out
+    for space, tile in state.factory.items():
+        if tile is not None and _TILE_COST[tile] <= money:
+            mask |= _TILE_SPACE_BIT.get(space, 0)
+    for space, card in state.order_spaces.items():
+        if card is not None:
+            mask |= _ORDER_SPACE_BIT.get(space, 0)
+    if state.stack:
+        mask |= _TILE_DRAW_BIT
+    if state.deck:
+        mask |= _ORDER_DRAW_BIT
+    for o in p.orders:
+        if all(o.spots):
+            mask |= _DELIVERY_BIT[_ORDER_TRANSPORT[o.card]]
+    for space, occ in state.occupants.items():
+        if occ.count >= supply:
+            mask &= ~_OUSTABLE_BIT.get(space, 0)
+    mask &= _OPEN_MASK[n]
+    # The listing of the first spaces and of the rest, each made once for each set of spaces.
+    first = _FIRST_LISTS.get(mask & _FIRST_MASK)
+    if first is None:
+        first = _FIRST_LISTS[mask & _FIRST_MASK] = _listing(mask & _FIRST_MASK)
+    rest = _REST_LISTS.get(mask & ~_FIRST_MASK)
+    if rest is None:
+        rest = _REST_LISTS[mask & ~_FIRST_MASK] = _listing(mask & ~_FIRST_MASK)
+    return [*first, *rest]
+
+
+def _listing(mask: int) -> tuple[PlaceWorker, ...]:
+    """The placements on the spaces of ``mask``, in the row order of table 3.5."""
+    return tuple(action for bit, action in _BITS_AND_ACTIONS if mask & bit)
+
+
+# Bits of the spaces for _placements (one per space, in the row order of table 3.5).
+_SPACE_BIT: dict[str, int] = {sp.id: 1 << i for i, sp in enumerate(SPACES)}
+_OPEN_MASK: dict[int, int] = {n: sum(_SPACE_BIT[sp.id] for sp in open_spaces(n)) for n in PARAMS}
+_PLAIN_MASK: dict[int, int] = {
+    n: sum(_SPACE_BIT[sp.id] for sp in open_spaces(n) if _placement_kind(sp) in (_ANY, _BANK))
+    for n in PARAMS
+}
+_TILE_SPACE_BIT: dict[str, int] = {
+    sp.id: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) == _TILE
+}
+_ORDER_SPACE_BIT: dict[str, int] = {
+    sp.id: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) == _ORDER
+}
+_TILE_DRAW_BIT = _SPACE_BIT["FACT-DRAW"]
+_ORDER_DRAW_BIT = _SPACE_BIT["ORDER-DRAW"]
+_DELIVERY_BIT: dict[Transport | None, int] = {
+    sp.transport: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) == _DELIVERY
+}
+# Every space but the bank can be made to need more workers by its occupant (§6).
+_OUSTABLE_BIT: dict[str, int] = {
+    sp.id: _SPACE_BIT[sp.id] for sp in SPACES if _placement_kind(sp) != _BANK
+}
+_ORDER_TRANSPORT: tuple[Transport, ...] = tuple(o.transport for o in ORDERS)
+_BITS_AND_ACTIONS: tuple[tuple[int, PlaceWorker], ...] = tuple(
+    (_SPACE_BIT[sp.id], _PLACE_WORKER[sp.id]) for sp in SPACES
+)
+# The first 13 spaces (the factory and the mines) and the other 14: at most 8,192 and 16,384
+# listings, where the sets of all 27 spaces seen in games run to many thousands.
+_FIRST_MASK = (1 << 13) - 1
+_FIRST_LISTS: dict[int, tuple[PlaceWorker, ...]] = {}
+_REST_LISTS: dict[int, tuple[PlaceWorker, ...]] = {}
 
 
 # The cage moves from each level: to every other level (§7.3, decision 21).
@@ -594,11 +641,21 @@ def _mining_actions(m: MiningState, p: PlayerState) -> list[AnyAction]:
     cage, storage = p.cage, p.storage
     out: list[AnyAction] = list(_CAGE_MOVES[level])
     if level != 0 and len(cage) < CAGE_CAPACITY:
-        # Load a colour found in a cart on the cage's level, if the cage has room (§7.3).
-        present = _colours_at_level(p, level)
-        out.extend([_LOAD_CUBE[c] for c in COLOURS if c in present])
-    unload = level == 0 and bool(cage)
-    two_for_one = _two_for_one_possible(m, p)
+        # Load a colour found in a cart on the cage's level, if the cage has room (§7.3):
+        # _colours_at_level, written out as the most frequent step of a mining action.
+        present: set[Colour | None] = {p.printed[level - 1]}
+        for owned in p.tiles:
+            if _TILE_LEVEL[owned.tile] == level:
+                present.update(owned.carts)
+        for c in COLOURS:
+            if c in present:
+                out.append(_LOAD_CUBE[c])
+        unload = False
+        reachable = len(storage)
+    else:
+        unload = level == 0 and bool(cage)
+        reachable = len(storage) + (len(cage) if level == 0 else 0)
+    two_for_one = m.budget >= 2 and reachable >= 2  # _two_for_one_possible
     if not (unload or storage or two_for_one):
         # Nothing to put on an order (nor two cubes for a two-for-one): moves, loads and stop.
         out.append(_STOP_MINING)
@@ -669,12 +726,19 @@ def apply(state: GluckaufState, seat: Seat, action: AnyAction) -> tuple[Gluckauf
     would have become. A deep copy of the whole table, and later a copy of everything an action
     might change, took most of the time of an action.
     """
-    problem = action_problem(state, seat, action)
-    if problem is not None:
-        raise problem
+    # The quick yes of action_problem and the handler in one look-up by the exact type: a
+    # legal action, nearly every one, takes no other step before the rules change the state.
+    fast = _FAST.get(type(action))
+    if fast is None or seat != state.active or not fast[0](state, state.players[seat], action):
+        problem = action_problem(state, seat, action)
+        if problem is not None:
+            raise problem
     s = copy(state)
     events: list[Event] = []
-    _dispatch(s, seat, action, events)
+    if fast is None:
+        _dispatch(s, seat, action, events)
+    else:
+        fast[1](s, seat, action, events)
     return s, events
 
 
@@ -772,10 +836,6 @@ def _dispatch(s: GluckaufState, seat: Seat, action: AnyAction, events: list[Even
 # model class goes through ABCMeta and costs as much as a whole simple step of the rules.
 
 
-def _on_place(s: GluckaufState, seat: Seat, action: PlaceWorker, events: list[Event]) -> None:
-    _place(s, seat, action.space, events)
-
-
 def _on_draft(s: GluckaufState, seat: Seat, action: DraftOrder, events: list[Event]) -> None:
     _draft(s, seat, action.card, events)
 
@@ -837,15 +897,21 @@ def _new_outstanding(card: int) -> Outstanding:
 # ---- placement (§6) and the immediate actions (§7)
 
 
-def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) -> None:
-    p = _pit(s, seat)
-    put(s, "turns", s.turns + 1)
+def _on_place(s: GluckaufState, seat: Seat, action: PlaceWorker, events: list[Event]) -> None:
+    space = action.space
+    # _pit and put written out: a placement is every other action of a game.
+    fields = s.__dict__
+    players = fields["players"] = fields["players"].copy()
+    p = players[seat] = copy(players[seat])
+    fields["turns"] += 1
+    s.__pydantic_fields_set__.add("turns")
     if space == "BANK":
         _own(s, "bank")[seat] += 1
         p.__dict__["supply"] -= 1  # supply is always set (a required field): as put would
         events.append(_WORKER_PLACED_ALONE(seat, space, 1))
     else:
-        occupants: dict[str, Occupant] = _own(s, "occupants")
+        occupants: dict[str, Occupant] = fields["occupants"].copy()  # _own, written out
+        fields["occupants"] = occupants
         occ = occupants.get(space)
         count = 1
         ousted_seat: int | None = None
@@ -891,7 +957,7 @@ def _place(s: GluckaufState, seat: Seat, space: SpaceId, events: list[Event]) ->
         _deliver(s, seat, sp.transport, events)
         _end_turn(s, events)
     elif sp.group in ("money", "bank"):
-        put(p, "money", p.money + sp.value)
+        p.__dict__["money"] += sp.value  # money is always set (a required field): as put would
         events.append(_MONEY_GAINED(seat, sp.value))
         _end_turn(s, events)
     else:
@@ -1085,10 +1151,12 @@ def _start_two_for_one(
 
 def _mine_step(s: GluckaufState, seat: Seat, action: Any, events: list[Event]) -> None:
     """A step that costs one of the mining action's steps (§7.3)."""
-    m = s.__dict__["mining"] = copy(_under_way(s.mining, "the mining action"))
+    fields = s.__dict__
+    m = fields["mining"] = copy(_under_way(fields["mining"], "the mining action"))
     budget = m.budget - 1
     put(m, "budget", budget)
-    p = _pit(s, seat)
+    players = fields["players"] = fields["players"].copy()  # _pit, written out
+    p = players[seat] = copy(players[seat])
     kind = type(action)
     step = _STEPS.get(kind)
     if step is None:  # a look-alike (a subclass) is taken as its action
@@ -1262,7 +1330,7 @@ def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()
     fields["phase"] = "place"
     fields["draw"] = fields["shortage"] = fields["mining"] = None
     s.__pydantic_fields_set__.update(_TURN_PARTS)
-    if s.stack and None in s.factory.values():
+    if fields["stack"] and None in fields["factory"].values():
         factory: dict[str, int | None] = s.factory if "factory" in owned else _own(s, "factory")
         stack: list[int] = s.stack if "stack" in owned else _own(s, "stack")
         for sid in factory:
@@ -1270,7 +1338,7 @@ def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()
                 tile = stack.pop(0)
                 factory[sid] = tile
                 events.append(_SPACE_REFILLED(sid, tile))
-    if s.deck and None in s.order_spaces.values():
+    if fields["deck"] and None in fields["order_spaces"].values():
         order_spaces: dict[str, int | None] = (
             s.order_spaces if "order_spaces" in owned else _own(s, "order_spaces")
         )
@@ -1280,32 +1348,49 @@ def _end_turn(s: GluckaufState, events: list[Event], owned: tuple[str, ...] = ()
                 card = deck.pop(0)
                 order_spaces[sid] = card
                 events.append(_SPACE_REFILLED(sid, card))
-    n = s.n_players
-    players = s.players
+    n = fields["n_players"]
+    players = fields["players"]
+    active = fields["active"]
     for k in range(1, n + 1):
-        seat = (s.active + k) % n
+        seat = (active + k) % n
         if players[seat].supply > 0:
-            put(s, "active", seat)
+            fields["active"] = seat  # as put would, and "active" is always set
             return
     _end_shift(s, events)
 
 
 def shift_counts(s: GluckaufState, shift: int) -> dict[int, dict[int, int]]:
     """Per category number, each seat's count (§8.1 step 3)."""
+    categories = categories_for_shift(shift)
+    # Every count of a seat from one pass over its delivered pile and one over its pit.
+    tallies: list[dict[str, int]] = []
+    for p in s.players:
+        tally = dict.fromkeys(_TALLY_KEYS, 0)
+        for card in p.delivered:
+            for key, count in _CARD_TALLY[card]:
+                tally[key] += count
+        if shift >= 3:
+            for colour, empty in empty_carts_by_colour(p).items():
+                tally["empty", colour] = empty
+        tallies.append(tally)
     counts: dict[int, dict[int, int]] = {}
-    for cat in categories_for_shift(shift):
-        per: dict[int, int] = {}
-        for seat, p in enumerate(s.players):
-            if cat.kind == "colour":
-                per[seat] = sum(ORDERS[c].spots.count(cat.key) for c in p.delivered)
-            elif cat.kind == "transport":
-                per[seat] = sum(
-                    len(ORDERS[c].spots) for c in p.delivered if ORDERS[c].transport == cat.key
-                )
-            else:
-                per[seat] = empty_carts(p, cat.key)  # type: ignore[arg-type]
-        counts[cat.number] = per
+    for cat in categories:
+        key = _CATEGORY_TALLY[cat.number]
+        counts[cat.number] = {seat: tally[key] for seat, tally in enumerate(tallies)}
     return counts
+
+
+# What each delivered card adds to the counts of the shift scorings (§8.1): its cubes of each
+# colour, and all its cubes to its transport. Keys are a colour, a transport or ("empty", colour).
+_TALLY_KEYS: tuple[Any, ...] = (*COLOURS, *TRANSPORT_NAMES, *(("empty", c) for c in COLOURS))
+_CARD_TALLY: tuple[tuple[tuple[Any, int], ...], ...] = tuple(
+    (*((c, o.spots.count(c)) for c in COLOURS if c in o.spots), (o.transport, len(o.spots)))
+    for o in ORDERS
+)
+_CATEGORY_TALLY: dict[int, Any] = {
+    cat.number: ("empty", cat.key) if cat.kind == "empty" else cat.key
+    for cat in categories_for_shift(SHIFTS)
+}
 
 
 def empty_carts(p: PlayerState, colour: Colour) -> int:
@@ -1354,12 +1439,14 @@ def score_shift(s: GluckaufState, events: list[Event]) -> None:
         awards[cat.number] = a
         for seat, vp in a.items():
             totals[seat] += vp
+    players = s.players
     for seat, vp in totals.items():
-        s.players[seat].vp += vp
+        p = players[seat]
+        put(p, "vp", p.vp + vp)
     events.append(
-        ev.ShiftScored(
+        _SHIFT_SCORED(
             shift=s.shift,
-            delivered={seat: list(p.delivered) for seat, p in enumerate(s.players)},
+            delivered={seat: list(p.delivered) for seat, p in enumerate(players)},
             counts=counts,
             awards=awards,
             totals=totals,
@@ -1399,26 +1486,29 @@ def _end_shift(s: GluckaufState, events: list[Event]) -> None:
         final_scoring(s, events)
         return
     start = new_starting_player(s)
-    events.append(ev.StartingPlayerChosen(seat=start, factory_workers=factory_workers(s)))
+    events.append(_STARTING_PLAYER_CHOSEN(seat=start, factory_workers=factory_workers(s)))
     workers = PARAMS[s.n_players].workers
     for p in s.players:
-        p.supply = workers
-        p.canteen = 0
-    s.occupants = {}
-    s.bank = [0] * s.n_players
-    s.shift += 1
-    s.start_player = start
-    s.active = start
-    s.phase = "place"
-    events.append(ev.ShiftStarted(shift=s.shift, starting_player=start))
+        put(p, "supply", workers)
+        put(p, "canteen", 0)
+    put(s, "occupants", {})
+    put(s, "bank", [0] * s.n_players)
+    put(s, "shift", s.shift + 1)
+    put(s, "start_player", start)
+    put(s, "active", start)
+    put(s, "phase", "place")
+    events.append(_SHIFT_STARTED(s.shift, start))
 
 
 def cubes_owned(p: PlayerState) -> int:
     """Cubes in carts, cage, storage and on outstanding orders (§9 step 2)."""
-    n = sum(1 for c in p.printed if c is not None)
-    n += sum(1 for t in p.tiles for c in t.carts if c is not None)
+    n = len(p.printed) - p.printed.count(None)
+    for t in p.tiles:
+        n += len(t.carts) - t.carts.count(None)
     n += len(p.cage) + len(p.storage)
-    n += sum(len(cubes) for o in p.orders for cubes in o.spots)
+    for o in p.orders:
+        for cubes in o.spots:
+            n += len(cubes)
     return n
 
 
@@ -1427,11 +1517,11 @@ def final_breakdown(p: PlayerState) -> FinalScore:
     money_vp, money_left = divmod(p.money, 5)
     coal_vp = cubes_owned(p) // 3
     order_penalty = -len(p.orders)
-    light = sum(1 for t in p.tiles if TILES[t.tile].side == "light")
+    light = _light_tiles(p)
     dark = len(p.tiles) - light
     imbalance = -2 * abs(light - dark)
     total = p.vp + money_vp + coal_vp + order_penalty + imbalance
-    return FinalScore(
+    return _FINAL_SCORE(
         money_vp=money_vp,
         money_left=money_left,
         coal_vp=coal_vp,
@@ -1441,17 +1531,41 @@ def final_breakdown(p: PlayerState) -> FinalScore:
     )
 
 
+_LIGHT: tuple[bool, ...] = tuple(t.side == "light" for t in TILES)
+
+
+def _light_tiles(p: PlayerState) -> int:
+    light = 0
+    for t in p.tiles:
+        if _LIGHT[t.tile]:
+            light += 1
+    return light
+
+
+# The models of the shift and game ends, made as the rules made them before (see trusted.py).
+_SHIFT_SCORED = maker(ev.ShiftScored)
+_STARTING_PLAYER_CHOSEN = maker(ev.StartingPlayerChosen)
+_FINAL_SCORE = maker(FinalScore)
+_FINAL_SCORED = maker(ev.FinalScored)
+_GAME_ENDED = maker(ev.GameEnded)
+
+
 def final_scoring(s: GluckaufState, events: list[Event]) -> None:
     """§9: apply every player's final adjustments and end the game (in place)."""
     finals = []
     for seat, p in enumerate(s.players):
         f = final_breakdown(p)
-        light = sum(1 for t in p.tiles if TILES[t.tile].side == "light")
+        light = _light_tiles(p)
         # The counts behind each step, so the log can show how the points came about.
         events.append(
-            ev.FinalScored(
+            _FINAL_SCORED(
                 seat=seat,
-                **f.model_dump(),
+                money_vp=f.money_vp,
+                money_left=f.money_left,
+                coal_vp=f.coal_vp,
+                order_penalty=f.order_penalty,
+                imbalance_penalty=f.imbalance_penalty,
+                total=f.total,
                 vp_before=p.vp,
                 money=p.money,
                 cubes=cubes_owned(p),
@@ -1459,21 +1573,25 @@ def final_scoring(s: GluckaufState, events: list[Event]) -> None:
                 dark_tiles=len(p.tiles) - light,
             )
         )
-        p.vp = f.total
-        p.money = f.money_left
+        put(p, "vp", f.total)
+        put(p, "money", f.money_left)
         finals.append(f)
-    s.final = finals
-    s.phase = "over"
-    s.mining = None
-    res = _final_result(finals)
-    s.tiebreak = res.tiebreak
+    put(s, "final", finals)
+    put(s, "phase", "over")
+    put(s, "mining", None)
+    # What _final_result says of the result, without making the Result.
+    scores = {seat: f.total for seat, f in enumerate(finals)}
+    keys: dict[int, tuple[int, ...]] = {seat: (f.money_left,) for seat, f in enumerate(finals)}
+    ranking, places = rank_by_score(scores, keys)
+    tiebreak = tiebreak_text(scores, keys)
+    put(s, "tiebreak", tiebreak)
     events.append(
-        ev.GameEnded(
-            scores=res.scores,
-            ranking=res.ranking,
-            tiebreak=res.tiebreak,
+        _GAME_ENDED(
+            scores=scores,
+            ranking=ranking,
+            tiebreak=tiebreak,
             money_left={seat: f.money_left for seat, f in enumerate(finals)},
-            places=res.places,
+            places=places,
         )
     )
 
@@ -1589,7 +1707,14 @@ def _ok_place(state: GluckaufState, p: PlayerState, action: Any) -> bool:
     if state.phase != "place":
         return False
     entry = _PLACEMENT_BY_SPACE[state.n_players].get(action.space)
-    return entry is not None and entry[0] is action and _placeable(state, p, entry)
+    if entry is None or entry[0] is not action:
+        return False
+    kind = entry[2]
+    if kind != _ANY:
+        return _placeable(state, p, entry)
+    # _placeable(state, p, entry) of a space that needs only workers, written out.
+    occ = state.occupants.get(entry[1])
+    return (1 if occ is None else occ.count + 1) <= p.supply
 
 
 def _ok_move(state: GluckaufState, p: PlayerState, action: Any) -> bool:
@@ -1686,7 +1811,11 @@ def _ok_end(state: GluckaufState, p: PlayerState, action: Any) -> bool:
 
 
 def _ok_return(state: GluckaufState, p: PlayerState, action: Any) -> bool:
-    return state.phase == "return" and state.draw is not None and action.item in _unplaced(state)
+    d = state.draw
+    if state.phase != "return" or d is None:
+        return False
+    item = action.item  # one of _unplaced(state)
+    return item in d.drawn and item != d.kept and item not in d.placed
 
 
 # By the exact type: a look-alike (a subclass) gets the full check.
@@ -1705,6 +1834,10 @@ _QUICK_YES: dict[type, Any] = {
     KeepItem: _ok_keep,
     ChooseEnd: _ok_end,
     ReturnItem: _ok_return,
+}
+# For apply: each action type's quick yes and its handler.
+_FAST: dict[type, tuple[Callable[..., bool], Callable[..., None]]] = {
+    kind: (quick, _HANDLERS[kind]) for kind, quick in _QUICK_YES.items()
 }
 
 

@@ -19,6 +19,8 @@ from app.games.base import Seat
 from app.games.trusted import maker
 
 from .data import (
+    COLOURS,
+    LEVEL_OF,
     ORDERS,
     SPACES,
     TILES,
@@ -367,4 +369,227 @@ def view(state: GluckaufState, seat: Seat | None) -> GluckaufView:
     )
 
 
-__all__ = ["GluckaufView", "view"]
+# --------------------------------------------------------------------------- the wire form
+#
+# What a server sends every seat after every action: view(state, seat).model_dump(mode="json"),
+# built here as that JSON data straight from the state (test_view_json holds the two to each
+# other at every step). Building seventy models and dumping them took most of a view's time.
+# The records a view names again and again (catalogue entries, spaces, a pit's tiles, the
+# orders) are shared JSON dicts, made once, as the frozen models above are: nobody changes a
+# view's data in place.
+
+_TILE_JSON: tuple[dict[str, Any], ...] = tuple(t.model_dump(mode="json") for t in _TILE_INFOS)
+_ORDER_JSON: tuple[dict[str, Any], ...] = tuple(o.model_dump(mode="json") for o in _ORDER_INFOS)
+_LOCKED_JSON: dict[int, list[str]] = {n: list(ids) for n, ids in _LOCKED_SPACES.items()}
+_SCORED_JSON: dict[int, list[int]] = {shift: list(c) for shift, c in _SCORED_CATEGORIES.items()}
+_SPACE_JSONS: dict[tuple[Any, ...], dict[str, Any]] = {}
+_PIT_TILE_JSONS: dict[tuple[Any, ...], dict[str, Any]] = {}
+_OUTSTANDING_JSONS: dict[tuple[Any, ...], dict[str, Any]] = {}
+_TILE_COLOUR: tuple[Colour, ...] = tuple(t.colour for t in TILES)
+_PRINTED_COLOURS: tuple[tuple[int, Colour], ...] = tuple((LEVEL_OF[c] - 1, c) for c in COLOURS)
+
+
+def _space_json(
+    sp: Space, occupant: int | None, workers: int, needed: int, tile: int | None, card: int | None
+) -> dict[str, Any]:
+    key = (sp.id, occupant, workers, needed, tile, card)
+    made = _SPACE_JSONS.get(key)
+    if made is None:
+        made = {
+            "id": sp.id,
+            "group": sp.group,
+            "value": sp.value,
+            "occupant": occupant,
+            "workers": workers,
+            "workers_needed": needed,
+            "tile": _TILE_JSON[tile] if tile is not None else None,
+            "order": _ORDER_JSON[card] if card is not None else None,
+        }
+        if len(_SPACE_JSONS) < 100_000:  # as _SPACE_VIEWS
+            _SPACE_JSONS[key] = made
+    return made
+
+
+def _pit_tile_json(tile: int, carts: list[Colour | None]) -> dict[str, Any]:
+    key = (tile, *carts)
+    made = _PIT_TILE_JSONS.get(key)
+    if made is None:
+        made = {"tile": _TILE_JSON[tile], "carts": list(carts)}
+        if len(_PIT_TILE_JSONS) < 10_000:  # as _PIT_TILE_VIEWS
+            _PIT_TILE_JSONS[key] = made
+    return made
+
+
+def _outstanding_json(card: int, spots: list[list[Colour]]) -> dict[str, Any]:
+    key = (card, *map(tuple, spots))
+    made = _OUTSTANDING_JSONS.get(key)
+    if made is None:
+        made = {
+            "order": _ORDER_JSON[card],
+            "spots": [list(x) for x in spots],
+            "complete": all(spots),
+        }
+        if len(_OUTSTANDING_JSONS) < 100_000:  # as _OUTSTANDING_VIEWS
+            _OUTSTANDING_JSONS[key] = made
+    return made
+
+
+def view_json(state: GluckaufState, seat: Seat | None, parts: dict[Any, Any]) -> dict[str, Any]:
+    """:func:`view` as JSON data, the same as its ``model_dump(mode="json")``. The views of
+    one state share, through ``parts``, all but what only some seats see: the delivered piles
+    and a pending draw-5's items."""
+    common = parts.get("common")
+    if common is None:
+        common = parts["common"] = _common(state)
+    head, tail, players, delivered, draw = common
+    if players is None:  # the delivered piles are hidden from all but their owners
+        players = [
+            {**base, "delivered": shown if seat == i else None}
+            for i, (base, shown) in enumerate(delivered)
+        ]
+    return {
+        "game": "gluckauf",
+        "viewer": seat,
+        **head,
+        "players": players,
+        "draw": draw if draw is None or seat != state.active else _acting_draw(state, draw),
+        **tail,
+    }
+
+
+def _acting_draw(state: GluckaufState, draw: dict[str, Any]) -> dict[str, Any]:
+    """The pending draw-5 as the acting seat sees it: its items and the return order so far."""
+    d = state.draw
+    if d is None:
+        return draw
+    catalogue = _TILE_JSON if d.kind == "tile" else _ORDER_JSON
+    return {**draw, "drawn": [catalogue[i] for i in d.drawn], "returned": list(d.placed)}
+
+
+def _common(
+    state: GluckaufState,
+) -> tuple[
+    dict[str, Any],
+    dict[str, Any],
+    list[dict[str, Any]] | None,
+    list[tuple[dict[str, Any], list[dict[str, Any]]]],
+    dict[str, Any] | None,
+]:
+    """What every view of ``state`` holds alike: the fields before the players and those after
+    the draw-5, each player but for the delivered pile (with that pile, shown), the players
+    whole when every seat sees every pile, and the draw-5 as all but the acting seat see it."""
+    over = state.phase == "over"
+    n = state.n_players
+    delivered: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    for i, p in enumerate(state.players):
+        printed = p.printed
+        empty = {c: 1 if printed[level] is None else 0 for level, c in _PRINTED_COLOURS}
+        light = 0
+        tiles = []
+        for t in p.tiles:
+            tile, carts = t.tile, t.carts
+            if _TILE_IS_LIGHT[tile]:
+                light += 1
+            empty[_TILE_COLOUR[tile]] += carts.count(None)
+            tiles.append(_pit_tile_json(tile, carts))
+        base = {
+            "seat": i,
+            "supply": p.supply,
+            "canteen": p.canteen,
+            "money": p.money,
+            "vp": p.vp,
+            "cage_level": p.cage_level,
+            "cage": list(p.cage),
+            "storage": list(p.storage),
+            "printed_carts": list(printed),
+            "tiles": tiles,
+            "light_tiles": light,
+            "dark_tiles": len(tiles) - light,
+            "empty_carts": empty,
+            "orders": [_outstanding_json(o.card, o.spots) for o in p.orders],
+            "delivered_count": len(p.delivered),
+        }
+        delivered.append((base, [_ORDER_JSON[c] for c in p.delivered]))
+    players = None
+    if state.options.delivered_visible or over:
+        players = [{**base, "delivered": shown} for base, shown in delivered]
+    occupants, factory, order_spaces = state.occupants, state.factory, state.order_spaces
+    spaces = []
+    known = _SPACE_JSONS
+    for sp in open_spaces(n):
+        sid = sp.id
+        occ = occupants.get(sid)
+        if sid == "BANK":
+            key: tuple[Any, ...] = (sid, None, sum(state.bank), 1, None, None)
+        elif occ is None:
+            key = (sid, None, 0, 1, factory.get(sid), order_spaces.get(sid))
+        else:
+            count = occ.count
+            key = (sid, occ.seat, count, count + 1, factory.get(sid), order_spaces.get(sid))
+        made = known.get(key)  # _space_json's look-up, written out for 27 spaces
+        spaces.append(made if made is not None else _space_json(sp, *key[1:]))
+    head = {
+        "n_players": n,
+        "phase": state.phase,
+        "shift": state.shift,
+        "scored_categories": _SCORED_JSON[state.shift],
+        "starting_player": state.start_player,
+        "active": None if over else state.active,
+        "to_act": [] if over else [state.active],
+        "delivered_visible": state.options.delivered_visible,
+        "spaces": spaces,
+        "locked_spaces": _LOCKED_JSON[n],
+        "bank": list(state.bank),
+        "stack_size": len(state.stack),
+        "deck_size": len(state.deck),
+        "coal_supply": dict(state.coal),
+        "draft_display": [_ORDER_JSON[c] for c in state.display],
+    }
+    draw = None
+    d = state.draw
+    if d is not None:
+        kept = None
+        if d.kept is not None:
+            kept = _TILE_JSON[d.kept] if d.kind == "tile" else _ORDER_JSON[d.kept]
+        draw = {
+            "kind": d.kind,
+            "count": len(d.drawn),
+            "kept_chosen": d.kept_chosen,
+            "kept": kept,
+            "end": d.end,
+            "returned_count": len(d.placed),
+            "drawn": None,
+            "returned": None,
+        }
+    m = state.mining
+    mining = None
+    if m is not None:
+        mining = {
+            "space": m.space,
+            "steps_left": m.budget,
+            "two_for_one_order": m.tfo_order,
+            "two_for_one_colour": m.tfo_colour,
+            "two_for_one_cubes": list(m.tfo_cubes),
+        }
+    shortage = None
+    if state.shortage is not None:
+        owned = state.players[state.active].tiles[state.shortage.tile_index]
+        shortage = {"tile": _TILE_JSON[owned.tile], "carts_waiting": len(state.shortage.carts)}
+    final = None
+    if state.final:
+        final = [
+            {
+                "money_vp": f.money_vp,
+                "money_left": f.money_left,
+                "coal_vp": f.coal_vp,
+                "order_penalty": f.order_penalty,
+                "imbalance_penalty": f.imbalance_penalty,
+                "total": f.total,
+            }
+            for f in state.final
+        ]
+    tail = {"mining": mining, "shortage": shortage, "final": final, "tiebreak": state.tiebreak}
+    return head, tail, players, delivered, draw
+
+
+__all__ = ["GluckaufView", "view", "view_json"]

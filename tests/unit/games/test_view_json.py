@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from app.games import REGISTRY
 from app.games.base import Engine
 from app.games.ginkgopolis import GinkgopolisOptions
+from app.games.gluckauf import GluckaufOptions
 from app.games.luz import LuzOptions
 from tests.support.pickgame import PICK
 from tests.support.playthrough import play_steps, sample_games
@@ -28,6 +29,7 @@ VARIANTS: dict[str, list[BaseModel]] = {
         GinkgopolisOptions(hidden_sp=True, characters="draft"),
         GinkgopolisOptions(keep_token_order=True, characters="random"),
     ],
+    "gluckauf": [GluckaufOptions(delivered_visible=True)],
 }
 
 

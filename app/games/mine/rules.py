@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -56,7 +56,9 @@ from app.games.mine.data import (
     card_name,
     starting_hand,
 )
+from app.games.trusted import maker
 
+M = TypeVar("M", bound=BaseModel)
 Phase: TypeAlias = Literal["placement", "discard", "over"]
 
 
@@ -191,6 +193,68 @@ class MineState(BaseModel):
     @property
     def dummy_index(self) -> int | None:
         return self.n_seats if self.dummy else None
+
+
+# --------------------------------------------------------------------------- the private copy
+
+# The slots of a pydantic model, written through their descriptors (as app/games/trusted.py
+# does): a fork builds its models without validating what the engine made itself.
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_placement = maker(Placement)
+
+
+def _whole(cls: type[M], fields: dict[str, Any]) -> M:
+    """A ``cls`` of ``fields`` (every field, in order), each field marked as set: the model
+    that validating its dump makes."""
+    new: M = _new(cls)
+    _set_dict(new, fields)
+    _set_fields_set(new, set(cls.model_fields))
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
+
+
+def _whole_placement(p: Placement) -> Placement:
+    # Placements never change once made; only the dummy's plan makes them without a victim.
+    if len(p.__pydantic_fields_set__) == _PLACEMENT_FIELDS:
+        return p
+    return _whole(Placement, p.__dict__.copy())
+
+
+_PLACEMENT_FIELDS = len(Placement.model_fields)
+
+
+def fork(state: MineState) -> MineState:
+    """The private copy :func:`apply` changes: what ``MineState.model_validate(
+    state.model_dump())`` makes (every field of every model marked as set), copying only
+    what the rules change in place (the piles, the hands, the boards, the Rng and the
+    report's discard counts) and sharing the rest (placements, raid reports, the final
+    outcome: nothing changes them once made). tests/unit/games/test_mine_speed.py holds it
+    to the dump and validation it replaces."""
+    fields = state.__dict__.copy()
+    fields["rng"] = _whole(Rng, state.rng.__dict__.copy())
+    directors = []
+    for director in state.directors:
+        d = director.__dict__.copy()
+        d["hand"] = list(director.hand)
+        d["placed"] = [_whole_placement(p) for p in director.placed]
+        directors.append(_whole(Director, d))
+    fields["directors"] = directors
+    fields["draw_pile"] = list(state.draw_pile)
+    fields["discard_pile"] = list(state.discard_pile)
+    fields["die_pile"] = list(state.die_pile)
+    fields["used_die_cards"] = list(state.used_die_cards)
+    fields["dummy_plan"] = [_whole_placement(p) for p in state.dummy_plan]
+    report = state.report
+    if report is not None:
+        r = report.__dict__.copy()
+        r["discarded"] = list(report.discarded)
+        fields["report"] = _whole(RoundReport, r)
+    return _whole(MineState, fields)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -444,14 +508,13 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
     problem = action_problem(state, seat, action)
     if problem is not None:
         raise problem
-    # One private copy per apply; dump/validate is a deep copy, about 3x faster than deepcopy.
-    s = MineState.model_validate(state.model_dump())
+    s = fork(state)
     events: list[Event] = []
     if isinstance(action, PlaceCard):
         _place(
             s,
             seat,
-            Placement(card=action.card, location=action.location, victim=action.victim),
+            _placement(card=action.card, location=action.location, victim=action.victim),
             events,
         )
     elif isinstance(action, PassTurn):

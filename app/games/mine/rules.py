@@ -56,7 +56,7 @@ from app.games.mine.data import (
     card_name,
     starting_hand,
 )
-from app.games.trusted import maker
+from app.games.trusted import maker, shared, trusted
 
 M = TypeVar("M", bound=BaseModel)
 Phase: TypeAlias = Literal["placement", "discard", "over"]
@@ -207,25 +207,32 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _placement = maker(Placement)
 
 
-def _whole(cls: type[M], fields: dict[str, Any]) -> M:
-    """A ``cls`` of ``fields`` (every field, in order), each field marked as set: the model
-    that validating its dump makes."""
+def _whole(cls: type[M], fields: dict[str, Any], names: frozenset[str]) -> M:
+    """A ``cls`` of ``fields`` (every field, in order), each of its field ``names`` marked as
+    set: the model that validating its dump makes."""
     new: M = _new(cls)
     _set_dict(new, fields)
-    _set_fields_set(new, set(cls.model_fields))
+    _set_fields_set(new, set(names))
     _set_extra(new, None)
     _set_private(new, None)
     return new
 
 
-def _whole_placement(p: Placement) -> Placement:
-    # Placements never change once made; only the dummy's plan makes them without a victim.
-    if len(p.__pydantic_fields_set__) == _PLACEMENT_FIELDS:
-        return p
-    return _whole(Placement, p.__dict__.copy())
+_STATE_FIELDS = frozenset(MineState.model_fields)
+_DIRECTOR_FIELDS = frozenset(Director.model_fields)
+_PLACEMENT_FIELDS = frozenset(Placement.model_fields)
+_REPORT_FIELDS = frozenset(RoundReport.model_fields)
+_RNG_FIELDS = frozenset(Rng.model_fields)
 
 
-_PLACEMENT_FIELDS = len(Placement.model_fields)
+def _whole_placements(placements: list[Placement]) -> list[Placement]:
+    """A copy of the list; placements never change once made, so they are shared, but the
+    dummy's plan makes them without a victim, which a dump and validation would mark as set."""
+    out = list(placements)
+    for i, p in enumerate(out):
+        if p.__pydantic_fields_set__ != _PLACEMENT_FIELDS:
+            out[i] = _whole(Placement, p.__dict__.copy(), _PLACEMENT_FIELDS)
+    return out
 
 
 def fork(state: MineState) -> MineState:
@@ -236,25 +243,35 @@ def fork(state: MineState) -> MineState:
     outcome: nothing changes them once made). tests/unit/games/test_mine_speed.py holds it
     to the dump and validation it replaces."""
     fields = state.__dict__.copy()
-    fields["rng"] = _whole(Rng, state.rng.__dict__.copy())
+    fields["rng"] = _whole(Rng, state.rng.__dict__.copy(), _RNG_FIELDS)
     directors = []
     for director in state.directors:
         d = director.__dict__.copy()
-        d["hand"] = list(director.hand)
-        d["placed"] = [_whole_placement(p) for p in director.placed]
-        directors.append(_whole(Director, d))
+        d["hand"] = director.hand.copy()
+        d["placed"] = _whole_placements(director.placed)
+        directors.append(_whole(Director, d, _DIRECTOR_FIELDS))
     fields["directors"] = directors
-    fields["draw_pile"] = list(state.draw_pile)
-    fields["discard_pile"] = list(state.discard_pile)
-    fields["die_pile"] = list(state.die_pile)
-    fields["used_die_cards"] = list(state.used_die_cards)
-    fields["dummy_plan"] = [_whole_placement(p) for p in state.dummy_plan]
+    fields["draw_pile"] = state.draw_pile.copy()
+    fields["discard_pile"] = state.discard_pile.copy()
+    fields["die_pile"] = state.die_pile.copy()
+    fields["used_die_cards"] = state.used_die_cards.copy()
+    fields["dummy_plan"] = _whole_placements(state.dummy_plan)
     report = state.report
     if report is not None:
         r = report.__dict__.copy()
-        r["discarded"] = list(report.discarded)
-        fields["report"] = _whole(RoundReport, r)
-    return _whole(MineState, fields)
+        r["discarded"] = report.discarded.copy()
+        fields["report"] = _whole(RoundReport, r, _REPORT_FIELDS)
+    return _whole(MineState, fields, _STATE_FIELDS)
+
+
+# Events made without validation (app/games/trusted.py), the frequent ones shared.
+_passed = shared(ev.PlacementPassed, "director", "reason")
+_card_placed = shared(
+    ev.CardPlaced, "director", "location", "victim", "stack_opened", "placed_count", "dummy"
+)
+_card_discarded = shared(ev.CardDiscarded, "director", "card", "automatic")
+_revealed = shared(ev.RevealedCard, "director", "card")
+_revealed_raid = shared(ev.RevealedCard, "director", "card", "victim")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -519,7 +536,7 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
         )
     elif isinstance(action, PassTurn):
         s.directors[seat].passed = True
-        events.append(ev.PlacementPassed(director=seat, reason="chose"))
+        events.append(_passed(seat, "chose"))
         s.turn = (seat + 1) % s.n_directors
     else:
         _discard(s, seat, action.card, events, automatic=False)
@@ -594,14 +611,7 @@ def _place(state: MineState, d: int, p: Placement, events: list[Event]) -> None:
     opened = p.location == "shelter" and p.victim not in director.victims()
     director.placed.append(p)
     events.append(
-        ev.CardPlaced(
-            director=d,
-            location=p.location,
-            victim=p.victim,
-            stack_opened=opened,
-            placed_count=len(director.placed),
-            dummy=director.is_dummy,
-        )
+        _card_placed(d, p.location, p.victim, opened, len(director.placed), director.is_dummy)
     )
     # No private echo (OwnCardPlaced) of the card: the seat's own view already shows it face
     # up, and a placement whose only event is this public one can be taken back (undoable).
@@ -613,7 +623,7 @@ def _discard(state: MineState, d: int, card: int, events: list[Event], *, automa
     state.discard_pile.append(card)
     if state.report is not None:
         state.report.discarded[d] += 1
-    events.append(ev.CardDiscarded(director=d, card=card, automatic=automatic))
+    events.append(_card_discarded(d, card, automatic))
 
 
 def _advance(state: MineState, events: list[Event]) -> None:
@@ -633,12 +643,12 @@ def _advance(state: MineState, events: list[Event]) -> None:
                     _place(state, d, state.dummy_plan.pop(0), events)
                 else:
                     director.passed = True
-                    events.append(ev.PlacementPassed(director=d, reason="dummy_plan_done"))
+                    events.append(_passed(d, "dummy_plan_done"))
                     state.turn = (d + 1) % state.n_directors
                 continue
             if not director.hand:
                 director.passed = True
-                events.append(ev.PlacementPassed(director=d, reason="empty_hand"))
+                events.append(_passed(d, "empty_hand"))
                 state.turn = (d + 1) % state.n_directors
                 continue
             return
@@ -672,7 +682,8 @@ def _start_round(state: MineState, events: list[Event]) -> None:
         state.die_card = state.die_pile.pop(0)
     card = DIE_CARDS[state.die_card] if state.variant and state.die_card else None
     events.append(
-        ev.RoundStarted(
+        trusted(
+            ev.RoundStarted,
             round=state.round,
             die_holder=state.die_holder,
             die_card=state.die_card if state.variant else None,
@@ -712,29 +723,29 @@ def _dummy_plan(state: MineState, dn: int) -> list[Placement]:
 
     if state.round < ROUNDS:
         if dummy.stock >= 1 and c:
-            plan.append(Placement(card=take(DEF), location="watchtower"))
+            plan.append(_placement(card=take(DEF), location="watchtower"))
         if o and c:
             victim = o[0] if len(o) == 1 else o[state.rng.below(len(o))]  # R5
-            plan.append(Placement(card=take(ATK), location="shelter", victim=victim))
+            plan.append(_placement(card=take(ATK), location="shelter", victim=victim))
         if c:
-            plan.append(Placement(card=take(REC), location="recruitment"))
-        plan.extend(Placement(card=card, location="mine") for card in sorted(c))
+            plan.append(_placement(card=take(REC), location="recruitment"))
+        plan.extend(_placement(card=card, location="mine") for card in sorted(c))
         c.clear()
     else:
         if dummy.stock >= 1:
             for _ in range(2):
                 if c:
-                    plan.append(Placement(card=take(DEF), location="watchtower"))
+                    plan.append(_placement(card=take(DEF), location="watchtower"))
         if o:
             ranked = sorted(o, key=lambda v: (-state.directors[v].stock, order.index(v)))
             i = 0
             while c:
                 plan.append(
-                    Placement(card=take(ATK), location="shelter", victim=ranked[i % len(ranked)])
+                    _placement(card=take(ATK), location="shelter", victim=ranked[i % len(ranked)])
                 )
                 i += 1
         else:
-            plan.extend(Placement(card=card, location="mine") for card in sorted(c))
+            plan.extend(_placement(card=card, location="mine") for card in sorted(c))
             c.clear()
     return plan
 
@@ -755,19 +766,18 @@ def _reveal(state: MineState, location: Location, events: list[Event]) -> None:
         director = state.directors[d]
         if location == "shelter":
             for v in clockwise_from_left(state.n_directors, d):
-                cards.extend(
-                    ev.RevealedCard(director=d, card=c, victim=v) for c in director.stack(v)
-                )
+                cards.extend(_revealed_raid(d, c, v) for c in director.stack(v))
         else:
-            cards.extend(ev.RevealedCard(director=d, card=c) for c in director.at(location))
-    events.append(ev.CardsRevealed(location=location, cards=tuple(cards)))
+            cards.extend(_revealed(d, c) for c in director.at(location))
+    events.append(trusted(ev.CardsRevealed, location=location, cards=tuple(cards)))
 
 
 def _resolve(state: MineState, events: list[Event]) -> None:
     """The resolution steps 1-6 of §5.3-5.9 (draws included; discards follow)."""
     n = state.n_directors
     order = turn_order(state)
-    report = RoundReport(
+    report = trusted(
+        RoundReport,
         round=state.round,
         sale_limits=[0] * n,
         sold=[0] * n,
@@ -786,7 +796,7 @@ def _resolve(state: MineState, events: list[Event]) -> None:
     owners = _owners(state)
     report.firedamp = firedamp
     report.event_owners = owners
-    events.append(ev.FiredampCounted(firedamp=firedamp))
+    events.append(trusted(ev.FiredampCounted, firedamp=firedamp))
     # Steps 2 and 3 - raids against the watchtowers (§5.5).
     state.revealed_step = 3
     _reveal(state, "shelter", events)
@@ -812,7 +822,8 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         report.sale_limits[d] = limit
         report.sold[d] = sold
         events.append(
-            ev.CoalSold(
+            trusted(
+                ev.CoalSold,
                 director=d,
                 limit=limit,
                 sold=sold,
@@ -867,7 +878,8 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         report.blasted[d] = blasted
         report.taken[d] = taken
         events.append(
-            ev.CoalExtracted(
+            trusted(
+                ev.CoalExtracted,
                 director=d,
                 base=base,
                 blasted=blasted,
@@ -897,11 +909,14 @@ def _resolve(state: MineState, events: list[Event]) -> None:
             wanted += HIRING_DAY_DRAW
         got = _draw(state, d, wanted, events)
         report.drawn[d] = len(got)
-        events.append(ev.CardsDrawn(director=d, wanted=wanted, count=len(got)))
+        events.append(trusted(ev.CardsDrawn, director=d, wanted=wanted, count=len(got)))
         if director.seat is not None and got:
             events.append(
-                ev.CardsReceived(
-                    director=d, cards=tuple(got), visible_to=frozenset({director.seat})
+                trusted(
+                    ev.CardsReceived,
+                    director=d,
+                    cards=tuple(got),
+                    visible_to=frozenset({director.seat}),
                 )
             )
     state.phase = "discard"
@@ -929,7 +944,8 @@ def _settle_raids(
         tied: dict[int, tuple[int, ...]] = {}
         if owners.get("gendarmes") == v:
             for r, atk in stacks:
-                reports[r] = RaidReport(
+                reports[r] = trusted(
+                    RaidReport,
                     raider=r,
                     victim=v,
                     attack=atk,
@@ -945,7 +961,8 @@ def _settle_raids(
                 if atk > defence:
                     winners.setdefault(atk, []).append(r)
                 else:
-                    reports[r] = RaidReport(
+                    reports[r] = trusted(
+                        RaidReport,
                         raider=r,
                         victim=v,
                         attack=atk,
@@ -965,7 +982,8 @@ def _settle_raids(
                 remaining -= k * each
                 for r in group:
                     gains[r] += each
-                    reports[r] = RaidReport(
+                    reports[r] = trusted(
+                        RaidReport,
                         raider=r,
                         victim=v,
                         attack=atk,
@@ -979,7 +997,8 @@ def _settle_raids(
             rep = reports[r]
             report.raids.append(rep)
             events.append(
-                ev.RaidSettled(
+                trusted(
+                    ev.RaidSettled,
                     **rep.model_dump(),
                     cards=tuple(state.directors[r].stack(v)),
                     guards=tuple(state.directors[v].at("watchtower")),
@@ -992,7 +1011,7 @@ def _settle_raids(
         d.stock = rest[i] + gains[i]
     after = tuple(d.stock for d in state.directors)
     if after != tuple(snapshot):
-        events.append(ev.StocksLooted(before=tuple(snapshot), after=after))
+        events.append(trusted(ev.StocksLooted, before=tuple(snapshot), after=after))
 
 
 def _draw(state: MineState, d: int, wanted: int, events: list[Event]) -> list[int]:
@@ -1011,11 +1030,11 @@ def _draw(state: MineState, d: int, wanted: int, events: list[Event]) -> list[in
             state.discard_pile = []
             state.rng.shuffle(pile)  # R6
             state.draw_pile = pile
-            events.append(ev.DrawPileReshuffled(cards=len(pile)))
+            events.append(trusted(ev.DrawPileReshuffled, cards=len(pile)))
         card = state.draw_pile.pop(0)
         if director.is_dummy and IS_EVENT[card]:
             state.discard_pile.append(card)
-            events.append(ev.DummyEventReplaced(director=d, card=card))
+            events.append(trusted(ev.DummyEventReplaced, director=d, card=card))
             continue
         bisect.insort(director.hand, card)
         got.append(card)
@@ -1041,13 +1060,16 @@ def _clean_up(state: MineState, events: list[Event]) -> None:
         state.die_card = None
     state.revealed_step = 0
     if state.round >= ROUNDS:
-        events.append(ev.RoundCleanedUp(round=state.round, discarded=tuple(discarded)))
+        events.append(trusted(ev.RoundCleanedUp, round=state.round, discarded=tuple(discarded)))
         _finish(state, "round_6", events)
         return
     state.die_holder = (state.die_holder + 1) % n
     events.append(
-        ev.RoundCleanedUp(
-            round=state.round, discarded=tuple(discarded), next_die_holder=state.die_holder
+        trusted(
+            ev.RoundCleanedUp,
+            round=state.round,
+            discarded=tuple(discarded),
+            next_die_holder=state.die_holder,
         )
     )
     state.round += 1

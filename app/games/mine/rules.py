@@ -457,22 +457,36 @@ def legal_actions(state: MineState, seat: Seat) -> list[MineAction]:
         return []
     d = state.directors[seat]
     if state.phase == "discard":
-        return [DiscardCard(card=c) for c in sorted(d.hand)]
-    victims = clockwise_from_left(state.n_directors, seat)
+        return [_discard_action(c) for c in sorted(d.hand)]
+    n = len(state.directors)
     out: list[MineAction] = []
     for c in sorted(d.hand):
-        if IS_EVENT[c]:
-            out.append(_place_action(c, "events", None))
-            continue
-        out.extend(_place_action(c, "shelter", v) for v in victims)
-        out.append(_place_action(c, "watchtower", None))
-        out.append(_place_action(c, "mine", None))
-        out.append(_place_action(c, "recruitment", None))
+        out.extend(_card_actions(c, seat, n))
     out.append(_PASS)
     return out
 
 
 _PASS = PassTurn()
+
+
+@functools.cache
+def _card_actions(card: int, seat: int, n_directors: int) -> tuple[PlaceCard, ...]:
+    """Every placement of ``card`` by director ``seat`` among ``n_directors``, in the order
+    of §10: an event card on Events; a profession card at the Looters' Shelter against each
+    other director (clockwise from the left), then the Watchtower, the Mine, Recruitment."""
+    if IS_EVENT[card]:
+        return (_place_action(card, "events", None),)
+    return (
+        *(_place_action(card, "shelter", v) for v in clockwise_from_left(n_directors, seat)),
+        _place_action(card, "watchtower", None),
+        _place_action(card, "mine", None),
+        _place_action(card, "recruitment", None),
+    )
+
+
+@functools.cache
+def _discard_action(card: int) -> DiscardCard:
+    return DiscardCard(card=card)
 
 
 @functools.cache
@@ -544,60 +558,64 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
     return Transition(s, events)
 
 
+def _what(card: int) -> str:
+    """A card as an error message names it: by name when it is one of the game's."""
+    if card in PROFESSION_IDS or card in EVENT_IDS:
+        return card_name(card)
+    return f"card {card}"
+
+
 def _place_problem(state: MineState, seat: int, a: PlaceCard) -> IllegalAction | None:
     """Why card ``a.card`` cannot go where ``a`` puts it (§2.3, §5.2), or None."""
     d = state.directors[seat]
-    what = f"card {a.card}"
-    if a.card in PROFESSION_IDS or a.card in EVENT_IDS:
-        what = card_name(a.card)
     where = a.location
     if a.card not in d.hand:
         return IllegalAction(
-            f"cannot place {what}: it is not in your hand (§5.2)", "mine.not_in_hand"
+            f"cannot place {_what(a.card)}: it is not in your hand (§5.2)", "mine.not_in_hand"
         )
     if d.done:  # pragma: no cover - done directors are never to act
         return IllegalAction(
-            f"cannot place {what}: you have placed {MAX_PLACED} cards (§5.2)",
+            f"cannot place {_what(a.card)}: you have placed {MAX_PLACED} cards (§5.2)",
             "mine.placed_enough",
             max=MAX_PLACED,
         )
     if where == "expedition":
         return IllegalAction(
-            f"cannot place {what} on Expedition: nothing is ever placed there, it holds your "
+            f"cannot place {_what(a.card)} on Expedition: nothing is ever placed there, it holds your "
             "coal stock (§2.3, §5.2)",
             "mine.expedition",
         )
     if IS_EVENT[a.card] and where != "events":
         return IllegalAction(
-            f"cannot place {what} on {where}: event cards go on Events only (§2.3, §5.2)",
+            f"cannot place {_what(a.card)} on {where}: event cards go on Events only (§2.3, §5.2)",
             "mine.event_elsewhere",
         )
     if not IS_EVENT[a.card] and where == "events":
         return IllegalAction(
-            f"cannot place {what} on Events: only event cards go there (§2.3, §5.2)",
+            f"cannot place {_what(a.card)} on Events: only event cards go there (§2.3, §5.2)",
             "mine.not_an_event",
         )
     if where == "shelter":
         if a.victim is None:
             return IllegalAction(
-                f"cannot place {what} at the Looters' Shelter without a victim: name the "
+                f"cannot place {_what(a.card)} at the Looters' Shelter without a victim: name the "
                 "director raided (§5.2)",
                 "mine.no_victim",
             )
         if a.victim == seat:
             return IllegalAction(
-                f"cannot raid yourself with {what}: a victim is another director (§5.2)",
+                f"cannot raid yourself with {_what(a.card)}: a victim is another director (§5.2)",
                 "mine.raid_yourself",
             )
         if not 0 <= a.victim < state.n_directors:
             return IllegalAction(
-                f"cannot raid director {a.victim} with {what}: there are directors "
+                f"cannot raid director {a.victim} with {_what(a.card)}: there are directors "
                 f"0-{state.n_directors - 1} (§5.2)",
                 "mine.no_such_victim",
             )
     elif a.victim is not None:
         return IllegalAction(
-            f"cannot name victim {a.victim} for {what} on {where}: only a card at the "
+            f"cannot name victim {a.victim} for {_what(a.card)} on {where}: only a card at the "
             "Looters' Shelter names a victim (§5.2)",
             "mine.victim_elsewhere",
         )

@@ -56,7 +56,7 @@ from app.games.mine.data import (
     card_name,
     starting_hand,
 )
-from app.games.trusted import maker, shared, trusted
+from app.games.trusted import maker, put, shared, trusted
 
 M = TypeVar("M", bound=BaseModel)
 Phase: TypeAlias = Literal["placement", "discard", "over"]
@@ -228,7 +228,7 @@ _RNG_FIELDS = frozenset(Rng.model_fields)
 def _whole_placements(placements: list[Placement]) -> list[Placement]:
     """A copy of the list; placements never change once made, so they are shared, but the
     dummy's plan makes them without a victim, which a dump and validation would mark as set."""
-    out = list(placements)
+    out = placements.copy()
     for i, p in enumerate(out):
         if p.__pydantic_fields_set__ != _PLACEMENT_FIELDS:
             out[i] = _whole(Placement, p.__dict__.copy(), _PLACEMENT_FIELDS)
@@ -245,21 +245,33 @@ def fork(state: MineState) -> MineState:
     fields = state.__dict__.copy()
     fields["rng"] = _whole(Rng, state.rng.__dict__.copy(), _RNG_FIELDS)
     directors = []
+    whole = _PLACEMENT_FIELDS
     for director in state.directors:
         d = director.__dict__.copy()
-        d["hand"] = director.hand.copy()
-        d["placed"] = _whole_placements(director.placed)
-        directors.append(_whole(Director, d, _DIRECTOR_FIELDS))
+        d["hand"] = d["hand"].copy()
+        placed = d["placed"]
+        for p in placed:
+            if p.__pydantic_fields_set__ != whole:
+                d["placed"] = _whole_placements(placed)
+                break
+        else:
+            d["placed"] = placed.copy()
+        new = _new(Director)
+        _set_dict(new, d)
+        _set_fields_set(new, set(_DIRECTOR_FIELDS))
+        _set_extra(new, None)
+        _set_private(new, None)
+        directors.append(new)
     fields["directors"] = directors
-    fields["draw_pile"] = state.draw_pile.copy()
-    fields["discard_pile"] = state.discard_pile.copy()
-    fields["die_pile"] = state.die_pile.copy()
-    fields["used_die_cards"] = state.used_die_cards.copy()
-    fields["dummy_plan"] = _whole_placements(state.dummy_plan)
-    report = state.report
+    fields["draw_pile"] = fields["draw_pile"].copy()
+    fields["discard_pile"] = fields["discard_pile"].copy()
+    fields["die_pile"] = fields["die_pile"].copy()
+    fields["used_die_cards"] = fields["used_die_cards"].copy()
+    fields["dummy_plan"] = _whole_placements(fields["dummy_plan"])
+    report = fields["report"]
     if report is not None:
         r = report.__dict__.copy()
-        r["discarded"] = report.discarded.copy()
+        r["discarded"] = r["discarded"].copy()
         fields["report"] = _whole(RoundReport, r, _REPORT_FIELDS)
     return _whole(MineState, fields, _STATE_FIELDS)
 
@@ -551,7 +563,7 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
     elif isinstance(action, PassTurn):
         s.directors[seat].passed = True
         events.append(_passed(seat, "chose"))
-        s.turn = (seat + 1) % s.n_directors
+        put(s, "turn", (seat + 1) % s.n_directors)
     else:
         _discard(s, seat, action.card, events, automatic=False)
     _advance(s, events)
@@ -633,7 +645,7 @@ def _place(state: MineState, d: int, p: Placement, events: list[Event]) -> None:
     )
     # No private echo (OwnCardPlaced) of the card: the seat's own view already shows it face
     # up, and a placement whose only event is this public one can be taken back (undoable).
-    state.turn = (d + 1) % state.n_directors
+    put(state, "turn", (d + 1) % state.n_directors)
 
 
 def _discard(state: MineState, d: int, card: int, events: list[Event], *, automatic: bool) -> None:
@@ -654,20 +666,20 @@ def _advance(state: MineState, events: list[Event]) -> None:
             d = state.turn
             director = state.directors[d]
             if director.done:
-                state.turn = (d + 1) % state.n_directors
+                put(state, "turn", (d + 1) % state.n_directors)
                 continue
             if director.is_dummy:
                 if state.dummy_plan:
                     _place(state, d, state.dummy_plan.pop(0), events)
                 else:
-                    director.passed = True
+                    put(director, "passed", True)
                     events.append(_passed(d, "dummy_plan_done"))
-                    state.turn = (d + 1) % state.n_directors
+                    put(state, "turn", (d + 1) % state.n_directors)
                 continue
             if not director.hand:
-                director.passed = True
+                put(director, "passed", True)
                 events.append(_passed(d, "empty_hand"))
-                state.turn = (d + 1) % state.n_directors
+                put(state, "turn", (d + 1) % state.n_directors)
                 continue
             return
         if state.phase == "discard":
@@ -768,6 +780,15 @@ def _dummy_plan(state: MineState, dn: int) -> list[Placement]:
     return plan
 
 
+def _stacks(director: Director) -> dict[int, list[int]]:
+    """``director.stack(v)`` of every victim ``v`` it raids, read in one pass."""
+    out: dict[int, list[int]] = {}
+    for p in director.placed:
+        if p.location == "shelter" and p.victim is not None:
+            out.setdefault(p.victim, []).append(p.card)
+    return out
+
+
 def _owners(state: MineState) -> dict[str, int]:
     """Owner of each revealed non-firedamp event kind (§5.4)."""
     out: dict[str, int] = {}
@@ -780,11 +801,14 @@ def _owners(state: MineState) -> dict[str, int]:
 
 def _reveal(state: MineState, location: Location, events: list[Event]) -> None:
     cards: list[ev.RevealedCard] = []
+    n = len(state.directors)
     for d in turn_order(state):
         director = state.directors[d]
         if location == "shelter":
-            for v in clockwise_from_left(state.n_directors, d):
-                cards.extend(_revealed_raid(d, c, v) for c in director.stack(v))
+            stacks = _stacks(director)
+            if stacks:
+                for v in clockwise_from_left(n, d):
+                    cards.extend(_revealed_raid(d, c, v) for c in stacks.get(v, ()))
         else:
             cards.extend(_revealed(d, c) for c in director.at(location))
     events.append(trusted(ev.CardsRevealed, location=location, cards=tuple(cards)))
@@ -834,9 +858,9 @@ def _resolve(state: MineState, events: list[Event]) -> None:
             limit -= 1
         limit = max(0, limit)
         sold = min(director.stock, limit)
-        director.stock -= sold
-        director.score += sold
-        state.supply += sold
+        put(director, "stock", director.stock - sold)
+        put(director, "score", director.score + sold)
+        put(state, "supply", state.supply + sold)
         report.sale_limits[d] = limit
         report.sold[d] = sold
         events.append(
@@ -881,17 +905,17 @@ def _resolve(state: MineState, events: list[Event]) -> None:
             if cap is not None:
                 extraction = min(extraction, cap)
         taken = min(extraction, state.supply)
-        state.supply -= taken
+        put(state, "supply", state.supply - taken)
         from_box = created = 0
         if director.is_dummy and taken < extraction:
             # §5.8 dummy exception: full extraction, from the box (variant), then created.
             short = extraction - taken
             from_box = min(short, state.box)
-            state.box -= from_box
+            put(state, "box", state.box - from_box)
             created = short - from_box
-            state.coal_created += created
+            put(state, "coal_created", state.coal_created + created)
             taken = extraction
-        director.stock += taken
+        put(director, "stock", director.stock + taken)
         report.extraction[d] = extraction
         report.blasted[d] = blasted
         report.taken[d] = taken
@@ -948,15 +972,17 @@ def _settle_raids(
     snapshot = [d.stock for d in state.directors]
     gains = [0] * n
     rest = list(snapshot)
+    raids = [_stacks(d) for d in state.directors]
     for v in turn_order(state):
-        defence = sum(DEF[c] for c in state.directors[v].at("watchtower"))
         stacks: list[tuple[int, int]] = []
         for r in clockwise_from_left(n, v):
-            cards = state.directors[r].stack(v)
+            cards = raids[r].get(v)
             if cards:
                 stacks.append((r, sum(ATK[c] for c in cards)))
         if not stacks:
             continue
+        guards = tuple(state.directors[v].at("watchtower"))
+        defence = sum(DEF[c] for c in guards)
         reports: dict[int, RaidReport] = {}
         available: dict[int, int] = {}
         tied: dict[int, tuple[int, ...]] = {}
@@ -1018,15 +1044,15 @@ def _settle_raids(
                 trusted(
                     ev.RaidSettled,
                     **rep.model_dump(),
-                    cards=tuple(state.directors[r].stack(v)),
-                    guards=tuple(state.directors[v].at("watchtower")),
+                    cards=tuple(raids[r][v]),
+                    guards=guards,
                     stock=snapshot[v],
                     available=available.get(r),
                     tied_with=tied.get(r, ()),
                 )
             )
     for i, d in enumerate(state.directors):
-        d.stock = rest[i] + gains[i]
+        put(d, "stock", rest[i] + gains[i])
     after = tuple(d.stock for d in state.directors)
     if after != tuple(snapshot):
         events.append(trusted(ev.StocksLooted, before=tuple(snapshot), after=after))
@@ -1066,8 +1092,10 @@ def _clean_up(state: MineState, events: list[Event]) -> None:
     for d in turn_order(state):
         director = state.directors[d]
         discarded.extend(director.at("events"))
-        for v in clockwise_from_left(n, d):
-            discarded.extend(director.stack(v))
+        stacks = _stacks(director)
+        if stacks:
+            for v in clockwise_from_left(n, d):
+                discarded.extend(stacks.get(v, ()))
         for loc in ("watchtower", "mine", "recruitment"):
             discarded.extend(director.at(loc))
         director.placed = []
@@ -1125,6 +1153,7 @@ def _finish(state: MineState, reason: Literal["score_21", "round_6"], events: li
     )
     state.phase = "over"
     state.turn = None
+    tied = _tied_professions(state)
     events.append(
         ev.GameEnded(
             reason=reason,
@@ -1134,7 +1163,7 @@ def _finish(state: MineState, reason: Literal["score_21", "round_6"], events: li
             round=state.round,
             dummy=state.dummy_index,
             stocks=tuple(d.stock for d in state.directors),
-            professions=tuple(_tied_professions(state).get(d) for d in range(n)),
+            professions=tuple(tied.get(d) for d in range(n)),
             rolls=tuple(
                 tuple(ev.DieRoll(director=r.director, value=r.value) for r in group)
                 for group in rolls
@@ -1147,10 +1176,11 @@ def _tied_professions(state: MineState) -> dict[int, int]:
     """Profession cards in hand (§6 key 3) of the directors tied with another on score and
     stock: the only hands the ranking had to look at, so the end shows no more of them."""
     n = state.n_directors
+    keys = [(d.score, d.stock) for d in state.directors]
     return {
         d: profession_count(state.directors[d].hand)
         for d in range(n)
-        if any(_keys(state, o)[:2] == _keys(state, d)[:2] for o in range(n) if o != d)
+        if any(keys[o] == keys[d] for o in range(n) if o != d)
     }
 
 

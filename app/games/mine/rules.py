@@ -256,7 +256,7 @@ def fork(state: MineState) -> MineState:
                 break
         else:
             d["placed"] = placed.copy()
-        new = _new(Director)
+        new = _new(Director)  # _whole, written out: a fork makes one per director
         _set_dict(new, d)
         _set_fields_set(new, set(_DIRECTOR_FIELDS))
         _set_extra(new, None)

@@ -42,6 +42,7 @@ from app.games.mine.data import (
     HIRING_DAY_DRAW,
     IS_EVENT,
     KIND,
+    LOCATIONS,
     MAX_PLACED,
     MAX_SEATS,
     MIN_SEATS,
@@ -276,7 +277,41 @@ def fork(state: MineState) -> MineState:
     return _whole(MineState, fields, _STATE_FIELDS)
 
 
-# Events made without validation (app/games/trusted.py), the frequent ones shared.
+# Events made without validation (app/games/trusted.py), the frequent ones shared (each
+# takes its field values in the order named).
+_cards_revealed = maker(ev.CardsRevealed)
+_firedamp_counted = shared(ev.FiredampCounted, "firedamp")
+_coal_sold = shared(
+    ev.CoalSold,
+    "director",
+    "limit",
+    "sold",
+    "stock",
+    "score",
+    "base_limit",
+    "big_order",
+    "cage_breakdown",
+)
+_coal_extracted = shared(
+    ev.CoalExtracted,
+    "director",
+    "base",
+    "blasted",
+    "extraction",
+    "taken",
+    "created",
+    "from_box",
+    "supply",
+    "pit_builders",
+    "firedamp",
+    "safety_lamp",
+    "protected",
+    "rich_seam",
+    "strike",
+    "mine_max",
+)
+_cards_drawn = shared(ev.CardsDrawn, "director", "wanted", "count")
+_cards_received = shared(ev.CardsReceived, "director", "cards", "visible_to")
 _passed = shared(ev.PlacementPassed, "director", "reason")
 _card_placed = shared(
     ev.CardPlaced, "director", "location", "victim", "stack_opened", "placed_count", "dummy"
@@ -703,13 +738,13 @@ def _advance(state: MineState, events: list[Event]) -> None:
 def _start_round(state: MineState, events: list[Event]) -> None:
     """§5.1 and the start of §5.2: variant die card, the dummy's cards and plan (R4, R5)."""
     for d in state.directors:
-        d.placed = []
-        d.passed = False
-    state.revealed_step = 0
-    state.phase = "placement"
-    state.turn = state.die_holder
+        put(d, "placed", [])
+        put(d, "passed", False)
+    put(state, "revealed_step", 0)
+    put(state, "phase", "placement")
+    put(state, "turn", state.die_holder)
     if state.variant and state.die_pile:
-        state.die_card = state.die_pile.pop(0)
+        put(state, "die_card", state.die_pile.pop(0))
     card = DIE_CARDS[state.die_card] if state.variant and state.die_card else None
     events.append(
         trusted(
@@ -722,7 +757,7 @@ def _start_round(state: MineState, events: list[Event]) -> None:
         )
     )
     dn = state.dummy_index
-    state.dummy_plan = [] if dn is None else _dummy_plan(state, dn)
+    put(state, "dummy_plan", [] if dn is None else _dummy_plan(state, dn))
 
 
 def _best(cards: list[int], values: tuple[int, ...]) -> int:
@@ -740,7 +775,7 @@ def _dummy_plan(state: MineState, dn: int) -> list[Placement]:
         chosen, rest = hand[:MAX_PLACED], hand[MAX_PLACED:]
     else:
         chosen, rest = hand, []
-    dummy.hand = sorted(rest)
+    put(dummy, "hand", sorted(rest))
     c = list(chosen)
     order = clockwise_from_left(state.n_directors, dn)
     o = [v for v in order if state.directors[v].stock >= 1]
@@ -789,17 +824,34 @@ def _stacks(director: Director) -> dict[int, list[int]]:
     return out
 
 
-def _owners(state: MineState) -> dict[str, int]:
+def _boards(state: MineState) -> list[dict[str, list[int]]]:
+    """Each director's cards by location in placement order (``Director.at`` of every
+    location), read in one pass: the placements stay as they are through the resolution."""
+    out = []
+    for d in state.directors:
+        board: dict[str, list[int]] = {loc: [] for loc in LOCATIONS}
+        for p in d.placed:
+            board[p.location].append(p.card)
+        out.append(board)
+    return out
+
+
+def _owners(boards: list[dict[str, list[int]]]) -> dict[str, int]:
     """Owner of each revealed non-firedamp event kind (§5.4)."""
     out: dict[str, int] = {}
-    for i, d in enumerate(state.directors):
-        for card in d.at("events"):
+    for i, board in enumerate(boards):
+        for card in board["events"]:
             if KIND[card] != "firedamp":
                 out[KIND[card]] = i
     return out
 
 
-def _reveal(state: MineState, location: Location, events: list[Event]) -> None:
+def _reveal(
+    state: MineState,
+    location: Location,
+    boards: list[dict[str, list[int]]],
+    events: list[Event],
+) -> None:
     cards: list[ev.RevealedCard] = []
     n = len(state.directors)
     for d in turn_order(state):
@@ -810,8 +862,8 @@ def _reveal(state: MineState, location: Location, events: list[Event]) -> None:
                 for v in clockwise_from_left(n, d):
                     cards.extend(_revealed_raid(d, c, v) for c in stacks.get(v, ()))
         else:
-            cards.extend(_revealed(d, c) for c in director.at(location))
-    events.append(trusted(ev.CardsRevealed, location=location, cards=tuple(cards)))
+            cards.extend(_revealed(d, c) for c in boards[d][location])
+    events.append(_cards_revealed(location=location, cards=tuple(cards)))
 
 
 def _resolve(state: MineState, events: list[Event]) -> None:
@@ -829,23 +881,24 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         drawn=[0] * n,
         discarded=[0] * n,
     )
-    state.report = report
-    state.turn = None
+    put(state, "report", report)
+    put(state, "turn", None)
     # Step 1 - Events (§5.4).
-    state.revealed_step = 1
-    _reveal(state, "events", events)
-    firedamp = sum(1 for d in state.directors for c in d.at("events") if KIND[c] == "firedamp")
-    owners = _owners(state)
-    report.firedamp = firedamp
-    report.event_owners = owners
-    events.append(trusted(ev.FiredampCounted, firedamp=firedamp))
+    put(state, "revealed_step", 1)
+    boards = _boards(state)
+    _reveal(state, "events", boards, events)
+    firedamp = sum(1 for board in boards for c in board["events"] if KIND[c] == "firedamp")
+    owners = _owners(boards)
+    put(report, "firedamp", firedamp)
+    put(report, "event_owners", owners)
+    events.append(_firedamp_counted(firedamp))
     # Steps 2 and 3 - raids against the watchtowers (§5.5).
-    state.revealed_step = 3
-    _reveal(state, "shelter", events)
-    _reveal(state, "watchtower", events)
-    _settle_raids(state, report, owners, events)
+    put(state, "revealed_step", 3)
+    _reveal(state, "shelter", boards, events)
+    _reveal(state, "watchtower", boards, events)
+    _settle_raids(state, report, owners, boards, events)
     # Step 4 - Expedition (§5.6).
-    state.revealed_step = 4
+    put(state, "revealed_step", 4)
     base_limit = sale_max(state)
     for d in order:
         director = state.directors[d]
@@ -864,16 +917,15 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         report.sale_limits[d] = limit
         report.sold[d] = sold
         events.append(
-            trusted(
-                ev.CoalSold,
-                director=d,
-                limit=limit,
-                sold=sold,
-                stock=director.stock,
-                score=director.score,
-                base_limit=base_limit,
-                big_order=big_order,
-                cage_breakdown=cage_breakdown,
+            _coal_sold(
+                d,
+                limit,
+                sold,
+                director.stock,
+                director.score,
+                base_limit,
+                big_order,
+                cage_breakdown,
             )
         )
     # End check (§5.7).
@@ -881,12 +933,12 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         _finish(state, "score_21", events)
         return
     # Step 5 - Mine (§5.8).
-    state.revealed_step = 5
-    _reveal(state, "mine", events)
+    put(state, "revealed_step", 5)
+    _reveal(state, "mine", boards, events)
     cap = mine_max(state)
     for d in order:
         director = state.directors[d]
-        mine = director.at("mine")
+        mine = boards[d]["mine"]
         base = sum(EXT[c] for c in mine)
         pit_builders = sum(1 for c in mine if KIND[c] == "pit_builder")
         # §5.8 step 2 (revised Safety Lamp, §2.6): each pit builder at the Mine protects
@@ -920,52 +972,48 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         report.blasted[d] = blasted
         report.taken[d] = taken
         events.append(
-            trusted(
-                ev.CoalExtracted,
-                director=d,
-                base=base,
-                blasted=blasted,
-                extraction=extraction,
-                taken=taken,
-                created=created,
-                from_box=from_box,
-                supply=state.supply,
-                pit_builders=pit_builders,
-                firedamp=firedamp,
-                safety_lamp=lamp,
-                protected=protected,
-                rich_seam=owners.get("rich_seam") == d and bool(mine) and not blasted,
-                strike=owners.get("strike") not in (None, d) and not blasted,
-                mine_max=cap if not blasted else None,
+            _coal_extracted(
+                d,
+                base,
+                blasted,
+                extraction,
+                taken,
+                created,
+                from_box,
+                state.supply,
+                pit_builders,
+                firedamp,
+                lamp,
+                protected,
+                owners.get("rich_seam") == d and bool(mine) and not blasted,
+                owners.get("strike") not in (None, d) and not blasted,
+                cap if not blasted else None,
             )
         )
     # Step 6 - Recruitment (§5.9 1-3).
-    state.revealed_step = 6
-    _reveal(state, "recruitment", events)
+    put(state, "revealed_step", 6)
+    _reveal(state, "recruitment", boards, events)
     for d in order:
         director = state.directors[d]
         # §5.9.1 (revised Decision): the base 2 is for every director, with or without a
         # card at Recruitment; the cards there add their REC, Hiring Day 2 more.
-        wanted = BASE_DRAW + sum(REC[c] for c in director.at("recruitment"))
+        wanted = BASE_DRAW + sum(REC[c] for c in boards[d]["recruitment"])
         if owners.get("hiring_day") == d:
             wanted += HIRING_DAY_DRAW
         got = _draw(state, d, wanted, events)
         report.drawn[d] = len(got)
-        events.append(trusted(ev.CardsDrawn, director=d, wanted=wanted, count=len(got)))
+        events.append(_cards_drawn(d, wanted, len(got)))
         if director.seat is not None and got:
-            events.append(
-                trusted(
-                    ev.CardsReceived,
-                    director=d,
-                    cards=tuple(got),
-                    visible_to=frozenset({director.seat}),
-                )
-            )
-    state.phase = "discard"
+            events.append(_cards_received(d, tuple(got), frozenset({director.seat})))
+    put(state, "phase", "discard")
 
 
 def _settle_raids(
-    state: MineState, report: RoundReport, owners: dict[str, int], events: list[Event]
+    state: MineState,
+    report: RoundReport,
+    owners: dict[str, int],
+    boards: list[dict[str, list[int]]],
+    events: list[Event],
 ) -> None:
     """§5.5: snapshot L, full DEF against each stack, strongest first, ⌊R/k⌋ for ties."""
     n = state.n_directors
@@ -981,7 +1029,7 @@ def _settle_raids(
                 stacks.append((r, sum(ATK[c] for c in cards)))
         if not stacks:
             continue
-        guards = tuple(state.directors[v].at("watchtower"))
+        guards = tuple(boards[v]["watchtower"])
         defence = sum(DEF[c] for c in guards)
         reports: dict[int, RaidReport] = {}
         available: dict[int, int] = {}
@@ -1071,9 +1119,9 @@ def _draw(state: MineState, d: int, wanted: int, events: list[Event]) -> list[in
             if not state.discard_pile:
                 break
             pile = state.discard_pile
-            state.discard_pile = []
+            put(state, "discard_pile", [])
             state.rng.shuffle(pile)  # R6
-            state.draw_pile = pile
+            put(state, "draw_pile", pile)
             events.append(trusted(ev.DrawPileReshuffled, cards=len(pile)))
         card = state.draw_pile.pop(0)
         if director.is_dummy and IS_EVENT[card]:
@@ -1098,18 +1146,18 @@ def _clean_up(state: MineState, events: list[Event]) -> None:
                 discarded.extend(stacks.get(v, ()))
         for loc in ("watchtower", "mine", "recruitment"):
             discarded.extend(director.at(loc))
-        director.placed = []
-        director.passed = False
+        put(director, "placed", [])
+        put(director, "passed", False)
     state.discard_pile.extend(discarded)
     if state.variant and state.die_card is not None:
         state.used_die_cards.append(state.die_card)
-        state.die_card = None
-    state.revealed_step = 0
+        put(state, "die_card", None)
+    put(state, "revealed_step", 0)
     if state.round >= ROUNDS:
         events.append(trusted(ev.RoundCleanedUp, round=state.round, discarded=tuple(discarded)))
         _finish(state, "round_6", events)
         return
-    state.die_holder = (state.die_holder + 1) % n
+    put(state, "die_holder", (state.die_holder + 1) % n)
     events.append(
         trusted(
             ev.RoundCleanedUp,
@@ -1118,7 +1166,7 @@ def _clean_up(state: MineState, events: list[Event]) -> None:
             next_die_holder=state.die_holder,
         )
     )
-    state.round += 1
+    put(state, "round", state.round + 1)
     _start_round(state, events)
 
 
@@ -1151,8 +1199,8 @@ def _finish(state: MineState, reason: Literal["score_21", "round_6"], events: li
     state.final = FinalOutcome(
         reason=reason, order=final, rolls=rolls, tiebreak=_tiebreak_text(state, final, rolls)
     )
-    state.phase = "over"
-    state.turn = None
+    put(state, "phase", "over")
+    put(state, "turn", None)
     tied = _tied_professions(state)
     events.append(
         ev.GameEnded(

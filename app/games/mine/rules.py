@@ -208,9 +208,9 @@ _set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 _placement = maker(Placement)
 
 
-def _whole(cls: type[M], fields: dict[str, Any], names: frozenset[str]) -> M:
-    """A ``cls`` of ``fields`` (every field, in order), each of its field ``names`` marked as
-    set: the model that validating its dump makes."""
+def _whole(cls: type[M], fields: dict[str, Any], names: set[str] | frozenset[str]) -> M:
+    """A ``cls`` of ``fields`` (every field, in order) with ``names`` marked as set: with all
+    its fields, the model that validating its dump makes."""
     new: M = _new(cls)
     _set_dict(new, fields)
     _set_fields_set(new, set(names))
@@ -226,6 +226,15 @@ _REPORT_FIELDS = frozenset(RoundReport.model_fields)
 _RNG_FIELDS = frozenset(Rng.model_fields)
 
 
+def _chance(state: MineState) -> Rng:
+    """The state's Rng, for drawing: a copy, since a fork shares it with the state that
+    apply was given."""
+    rng = state.rng
+    own = _whole(Rng, rng.__dict__.copy(), rng.__pydantic_fields_set__)
+    put(state, "rng", own)
+    return own
+
+
 def _whole_placements(placements: list[Placement]) -> list[Placement]:
     """A copy of the list; placements never change once made, so they are shared, but the
     dummy's plan makes them without a victim, which a dump and validation would mark as set."""
@@ -239,12 +248,15 @@ def _whole_placements(placements: list[Placement]) -> list[Placement]:
 def fork(state: MineState) -> MineState:
     """The private copy :func:`apply` changes: what ``MineState.model_validate(
     state.model_dump())`` makes (every field of every model marked as set), copying only
-    what the rules change in place (the piles, the hands, the boards, the Rng and the
-    report's discard counts) and sharing the rest (placements, raid reports, the final
-    outcome: nothing changes them once made). tests/unit/games/test_mine_speed.py holds it
-    to the dump and validation it replaces."""
+    what the rules change in place (the piles, the hands, the boards) and sharing the rest:
+    placements, the final outcome (nothing changes them once made), the round's report (a
+    discard counts in a copy, :func:`_discard`) and the Rng (chance is drawn from a copy,
+    :func:`_chance`). tests/unit/games/test_mine_speed.py holds it to the dump and
+    validation it replaces."""
     fields = state.__dict__.copy()
-    fields["rng"] = _whole(Rng, state.rng.__dict__.copy(), _RNG_FIELDS)
+    rng = fields["rng"]
+    if rng.__pydantic_fields_set__ != _RNG_FIELDS:
+        fields["rng"] = _whole(Rng, rng.__dict__.copy(), _RNG_FIELDS)
     directors = []
     whole = _PLACEMENT_FIELDS
     for director in state.directors:
@@ -270,10 +282,8 @@ def fork(state: MineState) -> MineState:
     fields["used_die_cards"] = fields["used_die_cards"].copy()
     fields["dummy_plan"] = _whole_placements(fields["dummy_plan"])
     report = fields["report"]
-    if report is not None:
-        r = report.__dict__.copy()
-        r["discarded"] = r["discarded"].copy()
-        fields["report"] = _whole(RoundReport, r, _REPORT_FIELDS)
+    if report is not None and report.__pydantic_fields_set__ != _REPORT_FIELDS:
+        fields["report"] = _whole(RoundReport, report.__dict__.copy(), _REPORT_FIELDS)
     return _whole(MineState, fields, _STATE_FIELDS)
 
 
@@ -605,8 +615,10 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
     return Transition(s, events)
 
 
+@functools.lru_cache(maxsize=256)
 def _what(card: int) -> str:
-    """A card as an error message names it: by name when it is one of the game's."""
+    """A card as an error message names it: by name when it is one of the game's (kept per
+    card: every placement is checked, and naming the card costs more than the check)."""
     if card in PROFESSION_IDS or card in EVENT_IDS:
         return card_name(card)
     return f"card {card}"
@@ -615,54 +627,55 @@ def _what(card: int) -> str:
 def _place_problem(state: MineState, seat: int, a: PlaceCard) -> IllegalAction | None:
     """Why card ``a.card`` cannot go where ``a`` puts it (§2.3, §5.2), or None."""
     d = state.directors[seat]
+    what = _what(a.card)
     where = a.location
     if a.card not in d.hand:
         return IllegalAction(
-            f"cannot place {_what(a.card)}: it is not in your hand (§5.2)", "mine.not_in_hand"
+            f"cannot place {what}: it is not in your hand (§5.2)", "mine.not_in_hand"
         )
     if d.done:  # pragma: no cover - done directors are never to act
         return IllegalAction(
-            f"cannot place {_what(a.card)}: you have placed {MAX_PLACED} cards (§5.2)",
+            f"cannot place {what}: you have placed {MAX_PLACED} cards (§5.2)",
             "mine.placed_enough",
             max=MAX_PLACED,
         )
     if where == "expedition":
         return IllegalAction(
-            f"cannot place {_what(a.card)} on Expedition: nothing is ever placed there, it holds your "
+            f"cannot place {what} on Expedition: nothing is ever placed there, it holds your "
             "coal stock (§2.3, §5.2)",
             "mine.expedition",
         )
     if IS_EVENT[a.card] and where != "events":
         return IllegalAction(
-            f"cannot place {_what(a.card)} on {where}: event cards go on Events only (§2.3, §5.2)",
+            f"cannot place {what} on {where}: event cards go on Events only (§2.3, §5.2)",
             "mine.event_elsewhere",
         )
     if not IS_EVENT[a.card] and where == "events":
         return IllegalAction(
-            f"cannot place {_what(a.card)} on Events: only event cards go there (§2.3, §5.2)",
+            f"cannot place {what} on Events: only event cards go there (§2.3, §5.2)",
             "mine.not_an_event",
         )
     if where == "shelter":
         if a.victim is None:
             return IllegalAction(
-                f"cannot place {_what(a.card)} at the Looters' Shelter without a victim: name the "
+                f"cannot place {what} at the Looters' Shelter without a victim: name the "
                 "director raided (§5.2)",
                 "mine.no_victim",
             )
         if a.victim == seat:
             return IllegalAction(
-                f"cannot raid yourself with {_what(a.card)}: a victim is another director (§5.2)",
+                f"cannot raid yourself with {what}: a victim is another director (§5.2)",
                 "mine.raid_yourself",
             )
         if not 0 <= a.victim < state.n_directors:
             return IllegalAction(
-                f"cannot raid director {a.victim} with {_what(a.card)}: there are directors "
+                f"cannot raid director {a.victim} with {what}: there are directors "
                 f"0-{state.n_directors - 1} (§5.2)",
                 "mine.no_such_victim",
             )
     elif a.victim is not None:
         return IllegalAction(
-            f"cannot name victim {a.victim} for {_what(a.card)} on {where}: only a card at the "
+            f"cannot name victim {a.victim} for {what} on {where}: only a card at the "
             "Looters' Shelter names a victim (§5.2)",
             "mine.victim_elsewhere",
         )
@@ -686,8 +699,13 @@ def _place(state: MineState, d: int, p: Placement, events: list[Event]) -> None:
 def _discard(state: MineState, d: int, card: int, events: list[Event], *, automatic: bool) -> None:
     state.directors[d].hand.remove(card)
     state.discard_pile.append(card)
-    if state.report is not None:
-        state.report.discarded[d] += 1
+    report = state.report
+    if report is not None:
+        # A fork shares the report with the state apply was given: the count changes in a copy.
+        discarded = report.discarded.copy()
+        discarded[d] += 1
+        changed = {**report.__dict__, "discarded": discarded}
+        put(state, "report", _whole(RoundReport, changed, report.__pydantic_fields_set__))
     events.append(_card_discarded(d, card, automatic))
 
 
@@ -771,7 +789,7 @@ def _dummy_plan(state: MineState, dn: int) -> list[Placement]:
     dummy = state.directors[dn]
     hand = sorted(dummy.hand)
     if len(hand) > MAX_PLACED:
-        state.rng.shuffle(hand)  # R4
+        _chance(state).shuffle(hand)  # R4
         chosen, rest = hand[:MAX_PLACED], hand[MAX_PLACED:]
     else:
         chosen, rest = hand, []
@@ -790,7 +808,7 @@ def _dummy_plan(state: MineState, dn: int) -> list[Placement]:
         if dummy.stock >= 1 and c:
             plan.append(_placement(card=take(DEF), location="watchtower"))
         if o and c:
-            victim = o[0] if len(o) == 1 else o[state.rng.below(len(o))]  # R5
+            victim = o[0] if len(o) == 1 else o[_chance(state).below(len(o))]  # R5
             plan.append(_placement(card=take(ATK), location="shelter", victim=victim))
         if c:
             plan.append(_placement(card=take(REC), location="recruitment"))
@@ -1120,7 +1138,7 @@ def _draw(state: MineState, d: int, wanted: int, events: list[Event]) -> list[in
                 break
             pile = state.discard_pile
             put(state, "discard_pile", [])
-            state.rng.shuffle(pile)  # R6
+            _chance(state).shuffle(pile)  # R6
             put(state, "draw_pile", pile)
             events.append(trusted(ev.DrawPileReshuffled, cards=len(pile)))
         card = state.draw_pile.pop(0)
@@ -1237,7 +1255,8 @@ def _roll_off(
 ) -> list[int]:
     """§6 key 4: everyone in the group rolls once in turn order; equal rolls re-roll at once."""
     members = [d for d in order if d in group]
-    this = [Roll(director=d, value=state.rng.between(1, 6)) for d in members]  # R7
+    rng = _chance(state)
+    this = [Roll(director=d, value=rng.between(1, 6)) for d in members]  # R7
     rolls.append(this)
     value = {r.director: r.value for r in this}
     out: list[int] = []

@@ -14,7 +14,7 @@ from app.games.mine.events import EventUnion
 from app.games.mine.figures import FIGURES
 from app.games.mine.rules import MineOptions, MineState
 from app.games.mine.undo import undoable
-from app.games.mine.view import MineView, view
+from app.games.mine.view import MineView, view, view_json
 
 __all__ = ["ENGINE", "MineOptions", "MineState", "MineView"]
 
@@ -29,6 +29,7 @@ ENGINE: GameEngine[MineState, MineOptions, MineAction, MineView] = GameEngine(
     max_length=rules.max_length,
     rules=rules,
     view=view,
+    view_json=view_json,
     bots={"normal": bot.choose},
     message=message,
     undoable=undoable,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -42,6 +42,7 @@ from app.games.mine.data import (
     HIRING_DAY_DRAW,
     IS_EVENT,
     KIND,
+    LOCATIONS,
     MAX_PLACED,
     MAX_SEATS,
     MIN_SEATS,
@@ -56,7 +57,9 @@ from app.games.mine.data import (
     card_name,
     starting_hand,
 )
+from app.games.trusted import maker, put, shared, trusted
 
+M = TypeVar("M", bound=BaseModel)
 Phase: TypeAlias = Literal["placement", "discard", "over"]
 
 
@@ -191,6 +194,141 @@ class MineState(BaseModel):
     @property
     def dummy_index(self) -> int | None:
         return self.n_seats if self.dummy else None
+
+
+# --------------------------------------------------------------------------- the private copy
+
+# The slots of a pydantic model, written through their descriptors (as app/games/trusted.py
+# does): a fork builds its models without validating what the engine made itself.
+_new = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+_placement = maker(Placement)
+
+
+def _whole(cls: type[M], fields: dict[str, Any], names: set[str] | frozenset[str]) -> M:
+    """A ``cls`` of ``fields`` (every field, in order) with ``names`` marked as set: with all
+    its fields, the model that validating its dump makes."""
+    new: M = _new(cls)
+    _set_dict(new, fields)
+    _set_fields_set(new, set(names))
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
+
+
+_STATE_FIELDS = frozenset(MineState.model_fields)
+_DIRECTOR_FIELDS = frozenset(Director.model_fields)
+_PLACEMENT_FIELDS = frozenset(Placement.model_fields)
+_REPORT_FIELDS = frozenset(RoundReport.model_fields)
+_RNG_FIELDS = frozenset(Rng.model_fields)
+
+
+def _chance(state: MineState) -> Rng:
+    """The state's Rng, for drawing: a copy, since a fork shares it with the state that
+    apply was given."""
+    rng = state.rng
+    own = _whole(Rng, rng.__dict__.copy(), rng.__pydantic_fields_set__)
+    put(state, "rng", own)
+    return own
+
+
+def _whole_placements(placements: list[Placement]) -> list[Placement]:
+    """A copy of the list; placements never change once made, so they are shared, but the
+    dummy's plan makes them without a victim, which a dump and validation would mark as set."""
+    out = placements.copy()
+    for i, p in enumerate(out):
+        if p.__pydantic_fields_set__ != _PLACEMENT_FIELDS:
+            out[i] = _whole(Placement, p.__dict__.copy(), _PLACEMENT_FIELDS)
+    return out
+
+
+def fork(state: MineState) -> MineState:
+    """The private copy :func:`apply` changes: what ``MineState.model_validate(
+    state.model_dump())`` makes (every field of every model marked as set), copying only
+    what the rules change in place (the piles, the hands, the boards) and sharing the rest:
+    placements, the final outcome (nothing changes them once made), the round's report (a
+    discard counts in a copy, :func:`_discard`) and the Rng (chance is drawn from a copy,
+    :func:`_chance`). tests/unit/games/test_mine_speed.py holds it to the dump and
+    validation it replaces."""
+    fields = state.__dict__.copy()
+    rng = fields["rng"]
+    if rng.__pydantic_fields_set__ != _RNG_FIELDS:
+        fields["rng"] = _whole(Rng, rng.__dict__.copy(), _RNG_FIELDS)
+    directors = []
+    whole = _PLACEMENT_FIELDS
+    for director in state.directors:
+        d = director.__dict__.copy()
+        d["hand"] = d["hand"].copy()
+        placed = d["placed"]
+        for p in placed:
+            if p.__pydantic_fields_set__ != whole:
+                d["placed"] = _whole_placements(placed)
+                break
+        else:
+            d["placed"] = placed.copy()
+        new = _new(Director)  # _whole, written out: a fork makes one per director
+        _set_dict(new, d)
+        _set_fields_set(new, set(_DIRECTOR_FIELDS))
+        _set_extra(new, None)
+        _set_private(new, None)
+        directors.append(new)
+    fields["directors"] = directors
+    fields["draw_pile"] = fields["draw_pile"].copy()
+    fields["discard_pile"] = fields["discard_pile"].copy()
+    fields["die_pile"] = fields["die_pile"].copy()
+    fields["used_die_cards"] = fields["used_die_cards"].copy()
+    fields["dummy_plan"] = _whole_placements(fields["dummy_plan"])
+    report = fields["report"]
+    if report is not None and report.__pydantic_fields_set__ != _REPORT_FIELDS:
+        fields["report"] = _whole(RoundReport, report.__dict__.copy(), _REPORT_FIELDS)
+    return _whole(MineState, fields, _STATE_FIELDS)
+
+
+# Events made without validation (app/games/trusted.py), the frequent ones shared (each
+# takes its field values in the order named).
+_cards_revealed = maker(ev.CardsRevealed)
+_firedamp_counted = shared(ev.FiredampCounted, "firedamp")
+_coal_sold = shared(
+    ev.CoalSold,
+    "director",
+    "limit",
+    "sold",
+    "stock",
+    "score",
+    "base_limit",
+    "big_order",
+    "cage_breakdown",
+)
+_coal_extracted = shared(
+    ev.CoalExtracted,
+    "director",
+    "base",
+    "blasted",
+    "extraction",
+    "taken",
+    "created",
+    "from_box",
+    "supply",
+    "pit_builders",
+    "firedamp",
+    "safety_lamp",
+    "protected",
+    "rich_seam",
+    "strike",
+    "mine_max",
+)
+_cards_drawn = shared(ev.CardsDrawn, "director", "wanted", "count")
+_cards_received = shared(ev.CardsReceived, "director", "cards", "visible_to")
+_passed = shared(ev.PlacementPassed, "director", "reason")
+_card_placed = shared(
+    ev.CardPlaced, "director", "location", "victim", "stack_opened", "placed_count", "dummy"
+)
+_card_discarded = shared(ev.CardDiscarded, "director", "card", "automatic")
+_revealed = shared(ev.RevealedCard, "director", "card")
+_revealed_raid = shared(ev.RevealedCard, "director", "card", "victim")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -376,22 +514,36 @@ def legal_actions(state: MineState, seat: Seat) -> list[MineAction]:
         return []
     d = state.directors[seat]
     if state.phase == "discard":
-        return [DiscardCard(card=c) for c in sorted(d.hand)]
-    victims = clockwise_from_left(state.n_directors, seat)
+        return [_discard_action(c) for c in sorted(d.hand)]
+    n = len(state.directors)
     out: list[MineAction] = []
     for c in sorted(d.hand):
-        if IS_EVENT[c]:
-            out.append(_place_action(c, "events", None))
-            continue
-        out.extend(_place_action(c, "shelter", v) for v in victims)
-        out.append(_place_action(c, "watchtower", None))
-        out.append(_place_action(c, "mine", None))
-        out.append(_place_action(c, "recruitment", None))
+        out.extend(_card_actions(c, seat, n))
     out.append(_PASS)
     return out
 
 
 _PASS = PassTurn()
+
+
+@functools.cache
+def _card_actions(card: int, seat: int, n_directors: int) -> tuple[PlaceCard, ...]:
+    """Every placement of ``card`` by director ``seat`` among ``n_directors``, in the order
+    of §10: an event card on Events; a profession card at the Looters' Shelter against each
+    other director (clockwise from the left), then the Watchtower, the Mine, Recruitment."""
+    if IS_EVENT[card]:
+        return (_place_action(card, "events", None),)
+    return (
+        *(_place_action(card, "shelter", v) for v in clockwise_from_left(n_directors, seat)),
+        _place_action(card, "watchtower", None),
+        _place_action(card, "mine", None),
+        _place_action(card, "recruitment", None),
+    )
+
+
+@functools.cache
+def _discard_action(card: int) -> DiscardCard:
+    return DiscardCard(card=card)
 
 
 @functools.cache
@@ -444,32 +596,38 @@ def apply(state: MineState, seat: Seat, action: MineAction) -> Transition:
     problem = action_problem(state, seat, action)
     if problem is not None:
         raise problem
-    # One private copy per apply; dump/validate is a deep copy, about 3x faster than deepcopy.
-    s = MineState.model_validate(state.model_dump())
+    s = fork(state)
     events: list[Event] = []
     if isinstance(action, PlaceCard):
         _place(
             s,
             seat,
-            Placement(card=action.card, location=action.location, victim=action.victim),
+            _placement(card=action.card, location=action.location, victim=action.victim),
             events,
         )
     elif isinstance(action, PassTurn):
         s.directors[seat].passed = True
-        events.append(ev.PlacementPassed(director=seat, reason="chose"))
-        s.turn = (seat + 1) % s.n_directors
+        events.append(_passed(seat, "chose"))
+        put(s, "turn", (seat + 1) % s.n_directors)
     else:
         _discard(s, seat, action.card, events, automatic=False)
     _advance(s, events)
     return Transition(s, events)
 
 
+@functools.lru_cache(maxsize=256)
+def _what(card: int) -> str:
+    """A card as an error message names it: by name when it is one of the game's (kept per
+    card: every placement is checked, and naming the card costs more than the check)."""
+    if card in PROFESSION_IDS or card in EVENT_IDS:
+        return card_name(card)
+    return f"card {card}"
+
+
 def _place_problem(state: MineState, seat: int, a: PlaceCard) -> IllegalAction | None:
     """Why card ``a.card`` cannot go where ``a`` puts it (§2.3, §5.2), or None."""
     d = state.directors[seat]
-    what = f"card {a.card}"
-    if a.card in PROFESSION_IDS or a.card in EVENT_IDS:
-        what = card_name(a.card)
+    what = _what(a.card)
     where = a.location
     if a.card not in d.hand:
         return IllegalAction(
@@ -531,26 +689,24 @@ def _place(state: MineState, d: int, p: Placement, events: list[Event]) -> None:
     opened = p.location == "shelter" and p.victim not in director.victims()
     director.placed.append(p)
     events.append(
-        ev.CardPlaced(
-            director=d,
-            location=p.location,
-            victim=p.victim,
-            stack_opened=opened,
-            placed_count=len(director.placed),
-            dummy=director.is_dummy,
-        )
+        _card_placed(d, p.location, p.victim, opened, len(director.placed), director.is_dummy)
     )
     # No private echo (OwnCardPlaced) of the card: the seat's own view already shows it face
     # up, and a placement whose only event is this public one can be taken back (undoable).
-    state.turn = (d + 1) % state.n_directors
+    put(state, "turn", (d + 1) % state.n_directors)
 
 
 def _discard(state: MineState, d: int, card: int, events: list[Event], *, automatic: bool) -> None:
     state.directors[d].hand.remove(card)
     state.discard_pile.append(card)
-    if state.report is not None:
-        state.report.discarded[d] += 1
-    events.append(ev.CardDiscarded(director=d, card=card, automatic=automatic))
+    report = state.report
+    if report is not None:
+        # A fork shares the report with the state apply was given: the count changes in a copy.
+        discarded = report.discarded.copy()
+        discarded[d] += 1
+        changed = {**report.__dict__, "discarded": discarded}
+        put(state, "report", _whole(RoundReport, changed, report.__pydantic_fields_set__))
+    events.append(_card_discarded(d, card, automatic))
 
 
 def _advance(state: MineState, events: list[Event]) -> None:
@@ -563,20 +719,20 @@ def _advance(state: MineState, events: list[Event]) -> None:
             d = state.turn
             director = state.directors[d]
             if director.done:
-                state.turn = (d + 1) % state.n_directors
+                put(state, "turn", (d + 1) % state.n_directors)
                 continue
             if director.is_dummy:
                 if state.dummy_plan:
                     _place(state, d, state.dummy_plan.pop(0), events)
                 else:
-                    director.passed = True
-                    events.append(ev.PlacementPassed(director=d, reason="dummy_plan_done"))
-                    state.turn = (d + 1) % state.n_directors
+                    put(director, "passed", True)
+                    events.append(_passed(d, "dummy_plan_done"))
+                    put(state, "turn", (d + 1) % state.n_directors)
                 continue
             if not director.hand:
-                director.passed = True
-                events.append(ev.PlacementPassed(director=d, reason="empty_hand"))
-                state.turn = (d + 1) % state.n_directors
+                put(director, "passed", True)
+                events.append(_passed(d, "empty_hand"))
+                put(state, "turn", (d + 1) % state.n_directors)
                 continue
             return
         if state.phase == "discard":
@@ -600,16 +756,17 @@ def _advance(state: MineState, events: list[Event]) -> None:
 def _start_round(state: MineState, events: list[Event]) -> None:
     """§5.1 and the start of §5.2: variant die card, the dummy's cards and plan (R4, R5)."""
     for d in state.directors:
-        d.placed = []
-        d.passed = False
-    state.revealed_step = 0
-    state.phase = "placement"
-    state.turn = state.die_holder
+        put(d, "placed", [])
+        put(d, "passed", False)
+    put(state, "revealed_step", 0)
+    put(state, "phase", "placement")
+    put(state, "turn", state.die_holder)
     if state.variant and state.die_pile:
-        state.die_card = state.die_pile.pop(0)
+        put(state, "die_card", state.die_pile.pop(0))
     card = DIE_CARDS[state.die_card] if state.variant and state.die_card else None
     events.append(
-        ev.RoundStarted(
+        trusted(
+            ev.RoundStarted,
             round=state.round,
             die_holder=state.die_holder,
             die_card=state.die_card if state.variant else None,
@@ -618,7 +775,7 @@ def _start_round(state: MineState, events: list[Event]) -> None:
         )
     )
     dn = state.dummy_index
-    state.dummy_plan = [] if dn is None else _dummy_plan(state, dn)
+    put(state, "dummy_plan", [] if dn is None else _dummy_plan(state, dn))
 
 
 def _best(cards: list[int], values: tuple[int, ...]) -> int:
@@ -632,11 +789,11 @@ def _dummy_plan(state: MineState, dn: int) -> list[Placement]:
     dummy = state.directors[dn]
     hand = sorted(dummy.hand)
     if len(hand) > MAX_PLACED:
-        state.rng.shuffle(hand)  # R4
+        _chance(state).shuffle(hand)  # R4
         chosen, rest = hand[:MAX_PLACED], hand[MAX_PLACED:]
     else:
         chosen, rest = hand, []
-    dummy.hand = sorted(rest)
+    put(dummy, "hand", sorted(rest))
     c = list(chosen)
     order = clockwise_from_left(state.n_directors, dn)
     o = [v for v in order if state.directors[v].stock >= 1]
@@ -649,62 +806,90 @@ def _dummy_plan(state: MineState, dn: int) -> list[Placement]:
 
     if state.round < ROUNDS:
         if dummy.stock >= 1 and c:
-            plan.append(Placement(card=take(DEF), location="watchtower"))
+            plan.append(_placement(card=take(DEF), location="watchtower"))
         if o and c:
-            victim = o[0] if len(o) == 1 else o[state.rng.below(len(o))]  # R5
-            plan.append(Placement(card=take(ATK), location="shelter", victim=victim))
+            victim = o[0] if len(o) == 1 else o[_chance(state).below(len(o))]  # R5
+            plan.append(_placement(card=take(ATK), location="shelter", victim=victim))
         if c:
-            plan.append(Placement(card=take(REC), location="recruitment"))
-        plan.extend(Placement(card=card, location="mine") for card in sorted(c))
+            plan.append(_placement(card=take(REC), location="recruitment"))
+        plan.extend(_placement(card=card, location="mine") for card in sorted(c))
         c.clear()
     else:
         if dummy.stock >= 1:
             for _ in range(2):
                 if c:
-                    plan.append(Placement(card=take(DEF), location="watchtower"))
+                    plan.append(_placement(card=take(DEF), location="watchtower"))
         if o:
             ranked = sorted(o, key=lambda v: (-state.directors[v].stock, order.index(v)))
             i = 0
             while c:
                 plan.append(
-                    Placement(card=take(ATK), location="shelter", victim=ranked[i % len(ranked)])
+                    _placement(card=take(ATK), location="shelter", victim=ranked[i % len(ranked)])
                 )
                 i += 1
         else:
-            plan.extend(Placement(card=card, location="mine") for card in sorted(c))
+            plan.extend(_placement(card=card, location="mine") for card in sorted(c))
             c.clear()
     return plan
 
 
-def _owners(state: MineState) -> dict[str, int]:
+def _stacks(director: Director) -> dict[int, list[int]]:
+    """``director.stack(v)`` of every victim ``v`` it raids, read in one pass."""
+    out: dict[int, list[int]] = {}
+    for p in director.placed:
+        if p.location == "shelter" and p.victim is not None:
+            out.setdefault(p.victim, []).append(p.card)
+    return out
+
+
+def _boards(state: MineState) -> list[dict[str, list[int]]]:
+    """Each director's cards by location in placement order (``Director.at`` of every
+    location), read in one pass: the placements stay as they are through the resolution."""
+    out = []
+    for d in state.directors:
+        board: dict[str, list[int]] = {loc: [] for loc in LOCATIONS}
+        for p in d.placed:
+            board[p.location].append(p.card)
+        out.append(board)
+    return out
+
+
+def _owners(boards: list[dict[str, list[int]]]) -> dict[str, int]:
     """Owner of each revealed non-firedamp event kind (§5.4)."""
     out: dict[str, int] = {}
-    for i, d in enumerate(state.directors):
-        for card in d.at("events"):
+    for i, board in enumerate(boards):
+        for card in board["events"]:
             if KIND[card] != "firedamp":
                 out[KIND[card]] = i
     return out
 
 
-def _reveal(state: MineState, location: Location, events: list[Event]) -> None:
+def _reveal(
+    state: MineState,
+    location: Location,
+    boards: list[dict[str, list[int]]],
+    events: list[Event],
+) -> None:
     cards: list[ev.RevealedCard] = []
+    n = len(state.directors)
     for d in turn_order(state):
         director = state.directors[d]
         if location == "shelter":
-            for v in clockwise_from_left(state.n_directors, d):
-                cards.extend(
-                    ev.RevealedCard(director=d, card=c, victim=v) for c in director.stack(v)
-                )
+            stacks = _stacks(director)
+            if stacks:
+                for v in clockwise_from_left(n, d):
+                    cards.extend(_revealed_raid(d, c, v) for c in stacks.get(v, ()))
         else:
-            cards.extend(ev.RevealedCard(director=d, card=c) for c in director.at(location))
-    events.append(ev.CardsRevealed(location=location, cards=tuple(cards)))
+            cards.extend(_revealed(d, c) for c in boards[d][location])
+    events.append(_cards_revealed(location=location, cards=tuple(cards)))
 
 
 def _resolve(state: MineState, events: list[Event]) -> None:
     """The resolution steps 1-6 of §5.3-5.9 (draws included; discards follow)."""
     n = state.n_directors
     order = turn_order(state)
-    report = RoundReport(
+    report = trusted(
+        RoundReport,
         round=state.round,
         sale_limits=[0] * n,
         sold=[0] * n,
@@ -714,23 +899,24 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         drawn=[0] * n,
         discarded=[0] * n,
     )
-    state.report = report
-    state.turn = None
+    put(state, "report", report)
+    put(state, "turn", None)
     # Step 1 - Events (§5.4).
-    state.revealed_step = 1
-    _reveal(state, "events", events)
-    firedamp = sum(1 for d in state.directors for c in d.at("events") if KIND[c] == "firedamp")
-    owners = _owners(state)
-    report.firedamp = firedamp
-    report.event_owners = owners
-    events.append(ev.FiredampCounted(firedamp=firedamp))
+    put(state, "revealed_step", 1)
+    boards = _boards(state)
+    _reveal(state, "events", boards, events)
+    firedamp = sum(1 for board in boards for c in board["events"] if KIND[c] == "firedamp")
+    owners = _owners(boards)
+    put(report, "firedamp", firedamp)
+    put(report, "event_owners", owners)
+    events.append(_firedamp_counted(firedamp))
     # Steps 2 and 3 - raids against the watchtowers (§5.5).
-    state.revealed_step = 3
-    _reveal(state, "shelter", events)
-    _reveal(state, "watchtower", events)
-    _settle_raids(state, report, owners, events)
+    put(state, "revealed_step", 3)
+    _reveal(state, "shelter", boards, events)
+    _reveal(state, "watchtower", boards, events)
+    _settle_raids(state, report, owners, boards, events)
     # Step 4 - Expedition (§5.6).
-    state.revealed_step = 4
+    put(state, "revealed_step", 4)
     base_limit = sale_max(state)
     for d in order:
         director = state.directors[d]
@@ -743,21 +929,21 @@ def _resolve(state: MineState, events: list[Event]) -> None:
             limit -= 1
         limit = max(0, limit)
         sold = min(director.stock, limit)
-        director.stock -= sold
-        director.score += sold
-        state.supply += sold
+        put(director, "stock", director.stock - sold)
+        put(director, "score", director.score + sold)
+        put(state, "supply", state.supply + sold)
         report.sale_limits[d] = limit
         report.sold[d] = sold
         events.append(
-            ev.CoalSold(
-                director=d,
-                limit=limit,
-                sold=sold,
-                stock=director.stock,
-                score=director.score,
-                base_limit=base_limit,
-                big_order=big_order,
-                cage_breakdown=cage_breakdown,
+            _coal_sold(
+                d,
+                limit,
+                sold,
+                director.stock,
+                director.score,
+                base_limit,
+                big_order,
+                cage_breakdown,
             )
         )
     # End check (§5.7).
@@ -765,12 +951,12 @@ def _resolve(state: MineState, events: list[Event]) -> None:
         _finish(state, "score_21", events)
         return
     # Step 5 - Mine (§5.8).
-    state.revealed_step = 5
-    _reveal(state, "mine", events)
+    put(state, "revealed_step", 5)
+    _reveal(state, "mine", boards, events)
     cap = mine_max(state)
     for d in order:
         director = state.directors[d]
-        mine = director.at("mine")
+        mine = boards[d]["mine"]
         base = sum(EXT[c] for c in mine)
         pit_builders = sum(1 for c in mine if KIND[c] == "pit_builder")
         # §5.8 step 2 (revised Safety Lamp, §2.6): each pit builder at the Mine protects
@@ -789,84 +975,87 @@ def _resolve(state: MineState, events: list[Event]) -> None:
             if cap is not None:
                 extraction = min(extraction, cap)
         taken = min(extraction, state.supply)
-        state.supply -= taken
+        put(state, "supply", state.supply - taken)
         from_box = created = 0
         if director.is_dummy and taken < extraction:
             # §5.8 dummy exception: full extraction, from the box (variant), then created.
             short = extraction - taken
             from_box = min(short, state.box)
-            state.box -= from_box
+            put(state, "box", state.box - from_box)
             created = short - from_box
-            state.coal_created += created
+            put(state, "coal_created", state.coal_created + created)
             taken = extraction
-        director.stock += taken
+        put(director, "stock", director.stock + taken)
         report.extraction[d] = extraction
         report.blasted[d] = blasted
         report.taken[d] = taken
         events.append(
-            ev.CoalExtracted(
-                director=d,
-                base=base,
-                blasted=blasted,
-                extraction=extraction,
-                taken=taken,
-                created=created,
-                from_box=from_box,
-                supply=state.supply,
-                pit_builders=pit_builders,
-                firedamp=firedamp,
-                safety_lamp=lamp,
-                protected=protected,
-                rich_seam=owners.get("rich_seam") == d and bool(mine) and not blasted,
-                strike=owners.get("strike") not in (None, d) and not blasted,
-                mine_max=cap if not blasted else None,
+            _coal_extracted(
+                d,
+                base,
+                blasted,
+                extraction,
+                taken,
+                created,
+                from_box,
+                state.supply,
+                pit_builders,
+                firedamp,
+                lamp,
+                protected,
+                owners.get("rich_seam") == d and bool(mine) and not blasted,
+                owners.get("strike") not in (None, d) and not blasted,
+                cap if not blasted else None,
             )
         )
     # Step 6 - Recruitment (§5.9 1-3).
-    state.revealed_step = 6
-    _reveal(state, "recruitment", events)
+    put(state, "revealed_step", 6)
+    _reveal(state, "recruitment", boards, events)
     for d in order:
         director = state.directors[d]
         # §5.9.1 (revised Decision): the base 2 is for every director, with or without a
         # card at Recruitment; the cards there add their REC, Hiring Day 2 more.
-        wanted = BASE_DRAW + sum(REC[c] for c in director.at("recruitment"))
+        wanted = BASE_DRAW + sum(REC[c] for c in boards[d]["recruitment"])
         if owners.get("hiring_day") == d:
             wanted += HIRING_DAY_DRAW
         got = _draw(state, d, wanted, events)
         report.drawn[d] = len(got)
-        events.append(ev.CardsDrawn(director=d, wanted=wanted, count=len(got)))
+        events.append(_cards_drawn(d, wanted, len(got)))
         if director.seat is not None and got:
-            events.append(
-                ev.CardsReceived(
-                    director=d, cards=tuple(got), visible_to=frozenset({director.seat})
-                )
-            )
-    state.phase = "discard"
+            events.append(_cards_received(d, tuple(got), frozenset({director.seat})))
+    put(state, "phase", "discard")
 
 
 def _settle_raids(
-    state: MineState, report: RoundReport, owners: dict[str, int], events: list[Event]
+    state: MineState,
+    report: RoundReport,
+    owners: dict[str, int],
+    boards: list[dict[str, list[int]]],
+    events: list[Event],
 ) -> None:
     """§5.5: snapshot L, full DEF against each stack, strongest first, ⌊R/k⌋ for ties."""
     n = state.n_directors
     snapshot = [d.stock for d in state.directors]
     gains = [0] * n
     rest = list(snapshot)
+    raids = [_stacks(d) for d in state.directors]
     for v in turn_order(state):
-        defence = sum(DEF[c] for c in state.directors[v].at("watchtower"))
         stacks: list[tuple[int, int]] = []
         for r in clockwise_from_left(n, v):
-            cards = state.directors[r].stack(v)
+            cards = raids[r].get(v)
             if cards:
                 stacks.append((r, sum(ATK[c] for c in cards)))
         if not stacks:
             continue
+        guards = tuple(boards[v]["watchtower"])
+        defence = sum(DEF[c] for c in guards)
         reports: dict[int, RaidReport] = {}
         available: dict[int, int] = {}
         tied: dict[int, tuple[int, ...]] = {}
         if owners.get("gendarmes") == v:
             for r, atk in stacks:
-                reports[r] = RaidReport(
+                reports[r] = trusted(
+                    RaidReport,
                     raider=r,
                     victim=v,
                     attack=atk,
@@ -882,7 +1071,8 @@ def _settle_raids(
                 if atk > defence:
                     winners.setdefault(atk, []).append(r)
                 else:
-                    reports[r] = RaidReport(
+                    reports[r] = trusted(
+                        RaidReport,
                         raider=r,
                         victim=v,
                         attack=atk,
@@ -902,7 +1092,8 @@ def _settle_raids(
                 remaining -= k * each
                 for r in group:
                     gains[r] += each
-                    reports[r] = RaidReport(
+                    reports[r] = trusted(
+                        RaidReport,
                         raider=r,
                         victim=v,
                         attack=atk,
@@ -916,20 +1107,21 @@ def _settle_raids(
             rep = reports[r]
             report.raids.append(rep)
             events.append(
-                ev.RaidSettled(
+                trusted(
+                    ev.RaidSettled,
                     **rep.model_dump(),
-                    cards=tuple(state.directors[r].stack(v)),
-                    guards=tuple(state.directors[v].at("watchtower")),
+                    cards=tuple(raids[r][v]),
+                    guards=guards,
                     stock=snapshot[v],
                     available=available.get(r),
                     tied_with=tied.get(r, ()),
                 )
             )
     for i, d in enumerate(state.directors):
-        d.stock = rest[i] + gains[i]
+        put(d, "stock", rest[i] + gains[i])
     after = tuple(d.stock for d in state.directors)
     if after != tuple(snapshot):
-        events.append(ev.StocksLooted(before=tuple(snapshot), after=after))
+        events.append(trusted(ev.StocksLooted, before=tuple(snapshot), after=after))
 
 
 def _draw(state: MineState, d: int, wanted: int, events: list[Event]) -> list[int]:
@@ -945,14 +1137,14 @@ def _draw(state: MineState, d: int, wanted: int, events: list[Event]) -> list[in
             if not state.discard_pile:
                 break
             pile = state.discard_pile
-            state.discard_pile = []
-            state.rng.shuffle(pile)  # R6
-            state.draw_pile = pile
-            events.append(ev.DrawPileReshuffled(cards=len(pile)))
+            put(state, "discard_pile", [])
+            _chance(state).shuffle(pile)  # R6
+            put(state, "draw_pile", pile)
+            events.append(trusted(ev.DrawPileReshuffled, cards=len(pile)))
         card = state.draw_pile.pop(0)
         if director.is_dummy and IS_EVENT[card]:
             state.discard_pile.append(card)
-            events.append(ev.DummyEventReplaced(director=d, card=card))
+            events.append(trusted(ev.DummyEventReplaced, director=d, card=card))
             continue
         bisect.insort(director.hand, card)
         got.append(card)
@@ -966,28 +1158,33 @@ def _clean_up(state: MineState, events: list[Event]) -> None:
     for d in turn_order(state):
         director = state.directors[d]
         discarded.extend(director.at("events"))
-        for v in clockwise_from_left(n, d):
-            discarded.extend(director.stack(v))
+        stacks = _stacks(director)
+        if stacks:
+            for v in clockwise_from_left(n, d):
+                discarded.extend(stacks.get(v, ()))
         for loc in ("watchtower", "mine", "recruitment"):
             discarded.extend(director.at(loc))
-        director.placed = []
-        director.passed = False
+        put(director, "placed", [])
+        put(director, "passed", False)
     state.discard_pile.extend(discarded)
     if state.variant and state.die_card is not None:
         state.used_die_cards.append(state.die_card)
-        state.die_card = None
-    state.revealed_step = 0
+        put(state, "die_card", None)
+    put(state, "revealed_step", 0)
     if state.round >= ROUNDS:
-        events.append(ev.RoundCleanedUp(round=state.round, discarded=tuple(discarded)))
+        events.append(trusted(ev.RoundCleanedUp, round=state.round, discarded=tuple(discarded)))
         _finish(state, "round_6", events)
         return
-    state.die_holder = (state.die_holder + 1) % n
+    put(state, "die_holder", (state.die_holder + 1) % n)
     events.append(
-        ev.RoundCleanedUp(
-            round=state.round, discarded=tuple(discarded), next_die_holder=state.die_holder
+        trusted(
+            ev.RoundCleanedUp,
+            round=state.round,
+            discarded=tuple(discarded),
+            next_die_holder=state.die_holder,
         )
     )
-    state.round += 1
+    put(state, "round", state.round + 1)
     _start_round(state, events)
 
 
@@ -1020,8 +1217,9 @@ def _finish(state: MineState, reason: Literal["score_21", "round_6"], events: li
     state.final = FinalOutcome(
         reason=reason, order=final, rolls=rolls, tiebreak=_tiebreak_text(state, final, rolls)
     )
-    state.phase = "over"
-    state.turn = None
+    put(state, "phase", "over")
+    put(state, "turn", None)
+    tied = _tied_professions(state)
     events.append(
         ev.GameEnded(
             reason=reason,
@@ -1031,7 +1229,7 @@ def _finish(state: MineState, reason: Literal["score_21", "round_6"], events: li
             round=state.round,
             dummy=state.dummy_index,
             stocks=tuple(d.stock for d in state.directors),
-            professions=tuple(_tied_professions(state).get(d) for d in range(n)),
+            professions=tuple(tied.get(d) for d in range(n)),
             rolls=tuple(
                 tuple(ev.DieRoll(director=r.director, value=r.value) for r in group)
                 for group in rolls
@@ -1044,10 +1242,11 @@ def _tied_professions(state: MineState) -> dict[int, int]:
     """Profession cards in hand (§6 key 3) of the directors tied with another on score and
     stock: the only hands the ranking had to look at, so the end shows no more of them."""
     n = state.n_directors
+    keys = [(d.score, d.stock) for d in state.directors]
     return {
         d: profession_count(state.directors[d].hand)
         for d in range(n)
-        if any(_keys(state, o)[:2] == _keys(state, d)[:2] for o in range(n) if o != d)
+        if any(keys[o] == keys[d] for o in range(n) if o != d)
     }
 
 
@@ -1056,7 +1255,8 @@ def _roll_off(
 ) -> list[int]:
     """§6 key 4: everyone in the group rolls once in turn order; equal rolls re-roll at once."""
     members = [d for d in order if d in group]
-    this = [Roll(director=d, value=state.rng.between(1, 6)) for d in members]  # R7
+    rng = _chance(state)
+    this = [Roll(director=d, value=rng.between(1, 6)) for d in members]  # R7
     rolls.append(this)
     value = {r.director: r.value for r in this}
     out: list[int] = []

@@ -9,7 +9,7 @@ only); the dummy's hand and unrevealed cards (nobody); draw-pile and die-pile or
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -200,4 +200,166 @@ def view(state: MineState, seat: Seat | None) -> MineView:
     )
 
 
-__all__ = ["MineView", "view"]
+def view_json(state: MineState, seat: Seat | None, parts: dict[Any, Any]) -> dict[str, Any]:
+    """:func:`view` as JSON data, the same as its ``model_dump(mode="json")``, built in that
+    form (tests/unit/games/test_view_json.py holds the two to each other). The views of one
+    state share, through ``parts``, all but what a seat sees of its own: its hand and the
+    faces of the cards it placed."""
+    common = parts.get("common")
+    if common is None:
+        common = parts["common"] = _common(state)
+    top, public, bottom = common
+    you: int | None = None
+    directors = public
+    hand: list[int] | None = None
+    must = 0
+    if seat is not None and 0 <= seat < state.n_seats:
+        own = parts.get(seat)
+        if own is None:
+            own = parts[seat] = _own_director(state, seat, public[seat])
+        directors = [*public[:seat], own, *public[seat + 1 :]]
+        you = seat
+        held = state.directors[seat].hand
+        hand = list(held)
+        if state.phase == "discard" and seat in top["to_act"]:
+            must = len(held) - HAND_LIMIT
+    return {
+        "game": "mine",
+        "you": you,
+        **top,
+        "directors": directors,
+        "hand": hand,
+        "must_discard": must,
+        **bottom,
+    }
+
+
+def _common(
+    state: MineState,
+) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """What every view of ``state`` holds alike, in the order of MineView's fields: the
+    fields before ``directors``, each director as others see it, the fields after
+    ``must_discard``."""
+    n = state.n_directors
+    step = state.revealed_step
+    pending = len(state.dummy_plan)
+    public: list[dict[str, Any]] = []
+    for i, d in enumerate(state.directors):
+        placed = []
+        for p in d.placed:
+            revealed = LOCATION_STEP[p.location] <= step
+            placed.append(
+                {
+                    "location": p.location,
+                    "victim": p.victim,
+                    "card": p.card if revealed else None,
+                    "revealed": revealed,
+                }
+            )
+        victims = d.victims()
+        dummy = d.seat is None
+        public.append(
+            {
+                "director": i,
+                "seat": d.seat,
+                "is_dummy": dummy,
+                "colour": COLOUR_IDS[i],
+                "colour_name": COLOUR_NAMES["en"][i],
+                "score": d.score,
+                "stock": d.stock,
+                "hand_size": len(d.hand),
+                "colour_cards": [v for v in clockwise_from_left(n, i) if v not in victims],
+                "placed": placed,
+                "placed_count": len(d.placed),
+                "stacks": [
+                    {"victim": v, "colour": COLOUR_IDS[v], "size": len(d.stack(v))} for v in victims
+                ],
+                "passed": d.passed,
+                "done": d.done,
+                "pending_cards": pending if dummy else 0,
+                "hand": None,
+            }
+        )
+    top = {
+        "phase": state.phase,
+        "round": state.round,
+        "rounds": ROUNDS,
+        "end_score": END_SCORE,
+        "die_value": die_value(state),
+        "die_holder": state.die_holder,
+        "turn_order": turn_order(state),
+        "turn": state.turn if state.phase == "placement" else None,
+        "to_act": sorted(to_act(state)),
+        "n_seats": state.n_seats,
+        "dummy": state.dummy_index,
+        "variant": state.variant,
+    }
+    report = state.report
+    final = state.final
+    bottom = {
+        "supply": state.supply,
+        "box": state.box,
+        "coal_created": state.coal_created,
+        "draw_pile_size": len(state.draw_pile),
+        "discard_pile": list(state.discard_pile),
+        "die_card": state.die_card,
+        "sale_limit": sale_max(state),
+        "mine_max": mine_max(state),
+        "used_die_cards": list(state.used_die_cards),
+        "die_pile_size": len(state.die_pile),
+        "hand_limit": HAND_LIMIT,
+        "max_placed": MAX_PLACED,
+        "revealed_step": step,
+        "last_round": None if report is None else _report(report),
+        "final": None
+        if final is None
+        else {"reason": final.reason, "order": list(final.order), "tiebreak": final.tiebreak},
+    }
+    return top, public, bottom
+
+
+def _own_director(state: MineState, seat: int, public: dict[str, Any]) -> dict[str, Any]:
+    """Director ``seat`` as its own seat sees it: the faces of its placed cards, its hand."""
+    d = state.directors[seat]
+    step = state.revealed_step
+    placed = [
+        {
+            "location": p.location,
+            "victim": p.victim,
+            "card": p.card,
+            "revealed": LOCATION_STEP[p.location] <= step,
+        }
+        for p in d.placed
+    ]
+    return {**public, "placed": placed, "hand": list(d.hand)}
+
+
+def _report(report: RoundReport) -> dict[str, Any]:
+    """``report.model_dump(mode="json")``, field by field."""
+    return {
+        "round": report.round,
+        "firedamp": report.firedamp,
+        "event_owners": dict(report.event_owners),
+        "raids": [
+            {
+                "raider": r.raider,
+                "victim": r.victim,
+                "attack": r.attack,
+                "defence": r.defence,
+                "outcome": r.outcome,
+                "claim": r.claim,
+                "taken": r.taken,
+            }
+            for r in report.raids
+        ],
+        "sale_limits": list(report.sale_limits),
+        "sold": list(report.sold),
+        "extraction": list(report.extraction),
+        "blasted": list(report.blasted),
+        "taken": list(report.taken),
+        "drawn": list(report.drawn),
+        "discarded": list(report.discarded),
+    }
+
+
+__all__ = ["MineView", "view", "view_json"]

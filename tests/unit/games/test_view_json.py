@@ -1,7 +1,7 @@
 """Every view a server sends goes through ``Engine.view_json``: for every game, at every step
 of seeded games at every player count, for every seat and a spectator, it is byte for byte the
 view model's JSON dump, whether the game builds it fast (``GameEngine(view_json=...)``) or
-not, and whether it is built alone or with the parts every view of its state shares. Options that change what a view shows are played too (Luz's strict memory)."""
+not, and whether it is built alone or with the parts every view of its state shares. Options that change what a view shows are played too (Luz's strict memory, MINE!'s variant)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from app.games.base import Engine
 from app.games.ginkgopolis import GinkgopolisOptions
 from app.games.gluckauf import GluckaufOptions
 from app.games.luz import LuzOptions
+from app.games.mine import MineOptions
 from tests.support.pickgame import PICK
 from tests.support.playthrough import play_steps, sample_games
 
@@ -30,6 +31,8 @@ VARIANTS: dict[str, list[BaseModel]] = {
         GinkgopolisOptions(keep_token_order=True, characters="random"),
     ],
     "gluckauf": [GluckaufOptions(delivered_visible=True)],
+    # The variant's die cards; two seats without the dummy (with it by default).
+    "mine": [MineOptions(variant=True), MineOptions(dummy=False)],
 }
 
 

@@ -90,15 +90,22 @@ def trusted(cls: type[M], /, **fields: Any) -> M:
     return made
 
 
-def copy(model: M) -> M:
-    """A shallow copy of ``model``: the same field values (containers shared), the same fields
-    set. ``BaseModel.__copy__`` for models without extra fields or private attributes."""
-    new: M = _new(type(model))
-    _set_dict(new, model.__dict__.copy())
-    _set_fields_set(new, model.__pydantic_fields_set__.copy())
+def assembled(cls: type[M], fields: dict[str, Any], fields_set: set[str] | frozenset[str]) -> M:
+    """A ``cls`` whose ``__dict__`` is ``fields`` (every field, in the model's order: kept, not
+    copied) with ``fields_set`` marked as set: what validating its dump makes when
+    ``fields_set`` names every field."""
+    new: M = _new(cls)
+    _set_dict(new, fields)
+    _set_fields_set(new, set(fields_set))
     _set_extra(new, None)
     _set_private(new, None)
     return new
+
+
+def copy(model: M) -> M:
+    """A shallow copy of ``model``: the same field values (containers shared), the same fields
+    set. ``BaseModel.__copy__`` for models without extra fields or private attributes."""
+    return assembled(type(model), model.__dict__.copy(), model.__pydantic_fields_set__)
 
 
 def put(model: BaseModel, name: str, value: Any) -> None:

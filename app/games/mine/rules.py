@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-from typing import Any, Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -57,9 +57,8 @@ from app.games.mine.data import (
     card_name,
     starting_hand,
 )
-from app.games.trusted import maker, put, shared, trusted
+from app.games.trusted import assembled, maker, put, shared, trusted
 
-M = TypeVar("M", bound=BaseModel)
 Phase: TypeAlias = Literal["placement", "discard", "over"]
 
 
@@ -198,25 +197,8 @@ class MineState(BaseModel):
 
 # --------------------------------------------------------------------------- the private copy
 
-# The slots of a pydantic model, written through their descriptors (as app/games/trusted.py
-# does): a fork builds its models without validating what the engine made itself.
-_new = object.__new__
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+# A fork builds its models without validating what the engine made itself (app/games/trusted.py).
 _placement = maker(Placement)
-
-
-def _whole(cls: type[M], fields: dict[str, Any], names: set[str] | frozenset[str]) -> M:
-    """A ``cls`` of ``fields`` (every field, in order) with ``names`` marked as set: with all
-    its fields, the model that validating its dump makes."""
-    new: M = _new(cls)
-    _set_dict(new, fields)
-    _set_fields_set(new, set(names))
-    _set_extra(new, None)
-    _set_private(new, None)
-    return new
 
 
 _STATE_FIELDS = frozenset(MineState.model_fields)
@@ -230,7 +212,7 @@ def _chance(state: MineState) -> Rng:
     """The state's Rng, for drawing: a copy, since a fork shares it with the state that
     apply was given."""
     rng = state.rng
-    own = _whole(Rng, rng.__dict__.copy(), rng.__pydantic_fields_set__)
+    own = assembled(Rng, rng.__dict__.copy(), rng.__pydantic_fields_set__)
     put(state, "rng", own)
     return own
 
@@ -241,7 +223,7 @@ def _whole_placements(placements: list[Placement]) -> list[Placement]:
     out = placements.copy()
     for i, p in enumerate(out):
         if p.__pydantic_fields_set__ != _PLACEMENT_FIELDS:
-            out[i] = _whole(Placement, p.__dict__.copy(), _PLACEMENT_FIELDS)
+            out[i] = assembled(Placement, p.__dict__.copy(), _PLACEMENT_FIELDS)
     return out
 
 
@@ -256,7 +238,7 @@ def fork(state: MineState) -> MineState:
     fields = state.__dict__.copy()
     rng = fields["rng"]
     if rng.__pydantic_fields_set__ != _RNG_FIELDS:
-        fields["rng"] = _whole(Rng, rng.__dict__.copy(), _RNG_FIELDS)
+        fields["rng"] = assembled(Rng, rng.__dict__.copy(), _RNG_FIELDS)
     directors = []
     whole = _PLACEMENT_FIELDS
     for director in state.directors:
@@ -269,12 +251,7 @@ def fork(state: MineState) -> MineState:
                 break
         else:
             d["placed"] = placed.copy()
-        new = _new(Director)  # _whole, written out: a fork makes one per director
-        _set_dict(new, d)
-        _set_fields_set(new, set(_DIRECTOR_FIELDS))
-        _set_extra(new, None)
-        _set_private(new, None)
-        directors.append(new)
+        directors.append(assembled(Director, d, _DIRECTOR_FIELDS))
     fields["directors"] = directors
     fields["draw_pile"] = fields["draw_pile"].copy()
     fields["discard_pile"] = fields["discard_pile"].copy()
@@ -283,8 +260,8 @@ def fork(state: MineState) -> MineState:
     fields["dummy_plan"] = _whole_placements(fields["dummy_plan"])
     report = fields["report"]
     if report is not None and report.__pydantic_fields_set__ != _REPORT_FIELDS:
-        fields["report"] = _whole(RoundReport, report.__dict__.copy(), _REPORT_FIELDS)
-    return _whole(MineState, fields, _STATE_FIELDS)
+        fields["report"] = assembled(RoundReport, report.__dict__.copy(), _REPORT_FIELDS)
+    return assembled(MineState, fields, _STATE_FIELDS)
 
 
 # Events made without validation (app/games/trusted.py), the frequent ones shared (each
@@ -705,7 +682,7 @@ def _discard(state: MineState, d: int, card: int, events: list[Event], *, automa
         discarded = report.discarded.copy()
         discarded[d] += 1
         changed = {**report.__dict__, "discarded": discarded}
-        put(state, "report", _whole(RoundReport, changed, report.__pydantic_fields_set__))
+        put(state, "report", assembled(RoundReport, changed, report.__pydantic_fields_set__))
     events.append(_card_discarded(d, card, automatic))
 
 

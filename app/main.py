@@ -79,6 +79,16 @@ DOCS_ASSETS = "/docs/assets"
 # Seconds a client is told to wait (Retry-After) when the database is unavailable.
 UNAVAILABLE_RETRY_AFTER = 5
 
+# The collector's thresholds while serving (Python's are 700, 10, 10). What a move makes
+# (the table's new state, its views and frames) lives until the table's next move, a second
+# or so: collected every 700 allocations, it survived into the oldest generation, which then
+# grew fast enough for a full collection every few seconds, 150-200 ms each with 1,000
+# sockets connected: every table on the instance stalled (p99 of 208 ms at 500 actions/s).
+# Collected every 50,000, most of it is freed by reference counting first; a young
+# collection takes tens of milliseconds a few times in 20 s, and full ones become rare (p99
+# 18 ms in the same run, docs/BENCHMARKS.md). Cyclic garbage waits a little longer: a few MB.
+GC_THRESHOLDS = (50_000, 20, 100)
+
 _HTTP_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -314,6 +324,7 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         # under load took 80-200 ms before, stalling every table on this instance).
         gc.collect()
         gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
         log.info("partida ready", extra={"games": sorted(catalog), "resumed_tables": resumed})
         try:
             yield

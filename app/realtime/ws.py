@@ -309,7 +309,7 @@ async def _serve(
         if len(raw) > max_bytes:
             await websocket.close(CLOSE_TOO_BIG, f"frames are limited to {max_bytes} bytes")
             return
-        conn.spoke = True
+        conn.spoke_at = time.monotonic()
         # The credits are the player's (a spectator's: its address's), not this socket's.
         bucket = conn.credits
         if bucket is not None and not bucket.take():

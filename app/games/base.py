@@ -280,6 +280,24 @@ class GameInfo(BaseModel):
     min_players: int
     max_players: int
     bot_levels: tuple[str, ...] = ("normal", "random")
+    #: The level a bot seat gets when nobody names one (``POST /tables/{id}/bots`` without
+    #: ``level``, a resigned or taken-over seat at a table that chose none).
+    default_bot_level: str = "normal"
+
+
+# --------------------------------------------------------------------------- bots
+
+#: The level that searches (:mod:`app.games.search`); offered by a game that determinizes.
+STRONG = "strong"
+
+
+class SearchBudget(NamedTuple):
+    """What the strong bot may spend on one move: at most ``iterations`` searches and about
+    ``seconds`` of wall clock, whichever ends first. Within the iterations it is
+    deterministic for a given rng; the clock is the cap that keeps a slow machine in time."""
+
+    iterations: int = 600
+    seconds: float = 1.0
 
 
 # --------------------------------------------------------------------------- protocol
@@ -365,9 +383,31 @@ class Engine(Protocol):
         ...
 
     def bot(
-        self, view: BaseModel, legal_actions: list[Any], rng: random.Random, level: str = "normal"
+        self,
+        view: BaseModel,
+        legal_actions: list[Any],
+        rng: random.Random,
+        level: str = "normal",
+        *,
+        seat: Seat | None = None,
+        budget: SearchBudget | None = None,
     ) -> Any:
-        """Return one element of ``legal_actions``, decided only from ``view``."""
+        """Return one element of ``legal_actions``, decided only from ``view``.
+
+        The "strong" level searches (:mod:`app.games.search`): it needs ``seat``, the seat
+        whose view this is, and spends ``budget`` (the default one when None)."""
+        ...
+
+    def determinize(self, view: BaseModel, seat: Seat, rng: random.Random) -> BaseModel:
+        """A complete state whose ``view(state, seat)`` is ``view``: what the seat may not see
+        (other hands, decks, face-down cards, tiles behind screens, the chance to come) dealt
+        at random from what is unseen. Pure: the same ``rng`` state gives the same state."""
+        ...
+
+    def evaluate(self, state: BaseModel) -> list[float]:
+        """Each seat's prospects in a running state, in [0, 1] (1 = surely wins): what a
+        search counts where it stops looking ahead. Read from the whole state, which a search
+        only ever has as a :meth:`determinize`."""
         ...
 
     def message(self, item: BaseModel) -> Message:
@@ -463,6 +503,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         | None = None,
         check_options_at_start: bool = True,
         view_json: Callable[[StateT, Seat | None, dict[Any, Any]], dict[str, Any]] | None = None,
+        determinize: Callable[[ViewT, Seat, random.Random], StateT] | None = None,
+        evaluate: Callable[[StateT], list[float]] | None = None,
     ) -> None:
         """Declare a game from its parts.
 
@@ -478,8 +520,12 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         sends goes through it; tests/unit/games/test_view_json.py holds a game to it); its
         third argument is the caller's ``parts`` of :meth:`Engine.view_json` (a new dict
         when the caller keeps none).
+        ``determinize`` and ``evaluate`` are what the "strong" level searches with
+        (:meth:`Engine.determinize`, :meth:`Engine.evaluate`); a game with both offers it.
         """
         levels = {"random", *bots}
+        if determinize is not None and evaluate is not None:
+            levels.add(STRONG)
         if set(info.bot_levels) != levels:
             raise ValueError(
                 f"{info.id}: bot_levels {info.bot_levels} do not match the policies {sorted(levels)}"
@@ -497,6 +543,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._action_types: frozenset[type[Any]] = frozenset(self._action_models)
         self._action_adapter: TypeAdapter[ActionT] = TypeAdapter(action)
         self._max_length = max_length
+        self._rules = rules
         self._validate_options = rules.validate_options
         self._start = rules.start
         self._to_act = rules.to_act
@@ -511,6 +558,10 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._not_an_action = not_an_action
         self._redact_log = redact_log
         self._check_options_at_start = check_options_at_start
+        self._determinize = determinize
+        self._evaluate = evaluate
+        if info.default_bot_level not in levels:
+            raise ValueError(f"{info.id}: no bot level {info.default_bot_level!r} to default to")
 
     def __repr__(self) -> str:
         return f"GameEngine({self.info.id!r})"
@@ -612,22 +663,58 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         return events if self._redact_log is None else self._redact_log(checked, events, seat)
 
     def bot(
-        self, view: BaseModel, legal_actions: list[Any], rng: random.Random, level: str = "normal"
+        self,
+        view: BaseModel,
+        legal_actions: list[Any],
+        rng: random.Random,
+        level: str = "normal",
+        *,
+        seat: Seat | None = None,
+        budget: SearchBudget | None = None,
     ) -> Any:
-        """One of ``legal_actions``: a uniform one at level "random", else the level's policy,
-        which reads only ``view``. Raises :class:`IllegalAction` when there is none to take."""
+        """One of ``legal_actions``: a uniform one at level "random", a search over
+        :meth:`determinize` at "strong", else the level's policy; each reads only ``view``.
+        Raises :class:`IllegalAction` when there is none to take."""
         if not legal_actions:
             raise IllegalAction("the bot was asked to act with no legal action", "no_legal_action")
         if level == "random":
             return random_bot(legal_actions, rng)
-        policy = self._bots.get(level)
-        if policy is None:
-            raise ValueError(f"{self.info.id} has no bot level {level!r}: {self.info.bot_levels}")
         if not isinstance(view, self._view_model):
             raise TypeError(
                 f"{self.info.id}: expected a {self._view_model.__name__}, got {type(view).__name__}"
             )
+        if level == STRONG and self._determinize is not None:
+            if seat is None:
+                raise ValueError(f"{self.info.id}: the strong bot needs the seat it plays")
+            from app.games import search  # the search imports this module
+
+            return search.choose(self, view, seat, legal_actions, rng, budget or SearchBudget())
+        policy = self._bots.get(level)
+        if policy is None:
+            raise ValueError(f"{self.info.id} has no bot level {level!r}: {self.info.bot_levels}")
         return policy(view, legal_actions, rng)
+
+    def determinize(self, view: BaseModel, seat: Seat, rng: random.Random) -> StateT:
+        """A complete state whose view for ``seat`` is ``view`` (see :meth:`Engine.determinize`)."""
+        if self._determinize is None:
+            raise NotImplementedError(f"{self.info.id} does not determinize its views")
+        if not isinstance(view, self._view_model):
+            raise TypeError(
+                f"{self.info.id}: expected a {self._view_model.__name__}, got {type(view).__name__}"
+            )
+        return self._determinize(view, seat, rng)
+
+    def evaluate(self, state: BaseModel) -> list[float]:
+        """Each seat's prospects in [0, 1] (see :meth:`Engine.evaluate`)."""
+        if self._evaluate is None:
+            raise NotImplementedError(f"{self.info.id} does not evaluate its states")
+        return self._evaluate(self._state(state))
+
+    @property
+    def rules(self) -> Rules[StateT, OptionsT, ActionT]:
+        """The game's pure rules, unguarded: for a search that only ever passes them the
+        game's own states and the actions they listed."""
+        return self._rules
 
     def message(self, item: BaseModel) -> Message:
         """What people read about an action, an event or the game's :class:`Result`."""

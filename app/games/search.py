@@ -1,0 +1,168 @@
+"""The strong bot: information-set Monte Carlo tree search over a game's own rules.
+
+The bot never sees the state it plays in, only its seat's view. Each iteration of the
+search deals a world that view allows (the game's ``determinize``: the hidden cards, tiles
+and chance drawn at random from what is unseen), walks one tree shared by all those worlds
+(single-observer ISMCTS, Cowling, Powley & Whitehouse 2012: a move is counted as
+*available* each time a world offers it, so moves that only some worlds allow are not
+favoured), plays a few random moves past the tree's edge and asks the game's ``evaluate``
+how each seat stands there. Every seat in the tree plays to its own interest: a node keeps
+the rewards of the seat that moved into it.
+
+Its only chance is the ``rng`` it is given, and it stops after ``budget.iterations``
+searches, so a seed and a budget decide its move; ``budget.seconds`` caps the wall clock on
+a machine too slow for the iterations (then the move depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from app.games.base import Result, SearchBudget, Seat
+
+if TYPE_CHECKING:
+    from app.games.base import GameEngine
+
+#: UCB1's exploration weight, for rewards in [0, 1].
+EXPLORATION = 0.7
+#: Random moves played past the tree's edge before the position is evaluated.
+ROLLOUT_DEPTH = 8
+#: At the end of a game, a seat's reward is mostly whether it won, partly how well it did
+#: (the game's ``evaluate`` of the final state): without it, a lost game gives the search
+#: nothing to prefer and the bot gives up on its score.
+WIN_WEIGHT = 0.75
+
+
+class _Node:
+    __slots__ = ("actor", "available", "children", "reward", "visits")
+
+    def __init__(self, actor: Seat) -> None:
+        self.actor = actor
+        self.children: dict[Hashable, _Node] = {}
+        self.visits = 0
+        self.available = 1
+        self.reward = 0.0
+
+
+def _key(action: Any) -> Hashable:
+    """An action as a tree's edge: equal actions of different worlds share it."""
+    try:
+        hash(action)
+    except TypeError:
+        return repr(action)
+    return action  # type: ignore[no-any-return]
+
+
+def win_shares(result: Result, n_seats: int) -> list[float]:
+    """Each seat's share of the win: 1 for a sole winner, split between seats (and automatic
+    opponents, such as Hal) that share first place, 0 for the others."""
+    places = [*result.places.values(), *(o.place for o in result.others)]
+    if not places:
+        return [1.0 / n_seats] * n_seats
+    best = min(places)
+    firsts = places.count(best)
+    shares = [0.0] * n_seats
+    for seat, place in result.places.items():
+        if place == best:
+            shares[int(seat)] = 1.0 / firsts
+    return shares
+
+
+def _rewards(engine: GameEngine[Any, Any, Any, Any], state: Any, n_seats: int) -> list[float]:
+    result = engine.rules.result(state)
+    prospects = engine.evaluate(state)
+    if result is None:
+        return prospects
+    wins = win_shares(result, n_seats)
+    return [WIN_WEIGHT * w + (1 - WIN_WEIGHT) * p for w, p in zip(wins, prospects, strict=True)]
+
+
+def _actor(to_act: frozenset[Seat], me: Seat) -> Seat:
+    # Moves that are made at once are searched one after the other, the searching seat's
+    # first: its tree then never conditions its own choice on a choice it could not see.
+    return me if me in to_act else min(to_act)
+
+
+def choose(
+    engine: GameEngine[Any, Any, Any, Any],
+    view: Any,
+    seat: Seat,
+    legal_actions: Sequence[Any],
+    rng: random.Random,
+    budget: SearchBudget,
+) -> Any:
+    """The move the search finds best for ``seat`` from its ``view``, one of
+    ``legal_actions`` (the moves the seat has; every world it deals has the same)."""
+    if len(legal_actions) == 1:
+        return legal_actions[0]
+    rules = engine.rules
+    root = _Node(seat)
+    root_keys = [_key(a) for a in legal_actions]
+    deadline = time.perf_counter() + budget.seconds
+    n_seats: int | None = None
+    for iteration in range(budget.iterations):
+        if iteration and time.perf_counter() > deadline:
+            break
+        state = engine.determinize(view, seat, rng)
+        if n_seats is None:
+            n_seats = len(engine.evaluate(state))
+        node, path = root, [root]
+        actions: Sequence[Any] = legal_actions
+        keys = root_keys
+        actor = seat
+        # Selection, then one expansion: down the tree while every move here was tried.
+        while True:
+            for k in keys:
+                child = node.children.get(k)
+                if child is not None:
+                    child.available += 1
+            untried = [i for i, k in enumerate(keys) if k not in node.children]
+            if untried:
+                index = untried[rng.randrange(len(untried))]
+                child = node.children[keys[index]] = _Node(actor)
+            else:
+                log_of = math.log
+                best_index, best_score = 0, -1.0
+                for i, k in enumerate(keys):
+                    c = node.children[k]
+                    score = c.reward / c.visits + EXPLORATION * math.sqrt(
+                        log_of(c.available) / c.visits
+                    )
+                    if score > best_score:
+                        best_index, best_score = i, score
+                index = best_index
+                child = node.children[keys[index]]
+            state, _ = rules.apply(state, actor, actions[index])
+            path.append(child)
+            node = child
+            if untried or rules.result(state) is not None:
+                break
+            actor = _actor(rules.to_act(state), seat)
+            actions = rules.legal_actions(state, actor)
+            keys = [_key(a) for a in actions]
+        # A short random playout past the edge, then the position as the game judges it.
+        for _ in range(ROLLOUT_DEPTH):
+            if rules.result(state) is not None:
+                break
+            mover = _actor(rules.to_act(state), seat)
+            moves = rules.legal_actions(state, mover)
+            state, _ = rules.apply(state, mover, moves[rng.randrange(len(moves))])
+        rewards = _rewards(engine, state, n_seats)
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.reward += rewards[visited.actor]
+    best = max(
+        range(len(legal_actions)),
+        key=lambda i: _score(root.children.get(root_keys[i])),
+    )
+    return legal_actions[best]
+
+
+def _score(node: _Node | None) -> tuple[int, float]:
+    if node is None or not node.visits:
+        return (0, 0.0)
+    return (node.visits, node.reward / node.visits)

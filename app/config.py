@@ -53,6 +53,24 @@ class Settings(BaseSettings):
         le=60,
         description="seconds a bot waits before each action at a table of normal bot pace",
     )
+    bot_workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="processes in which strong bots search (never the server's own process)",
+    )
+    bot_search_iterations: int = Field(
+        default=600,
+        ge=1,
+        le=100_000,
+        description="most searches a strong bot makes for one move (a seed and this decide it)",
+    )
+    bot_search_seconds: float = Field(
+        default=1.0,
+        gt=0,
+        le=30,
+        description="most seconds a strong bot thinks about one move, whatever its iterations",
+    )
     log_level: str = "INFO"
     log_json: bool = False
     access_log: bool = Field(

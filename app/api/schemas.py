@@ -239,7 +239,8 @@ class GamePublic(BaseModel):
     title: str
     min_players: int
     max_players: int
-    bot_levels: list[str]
+    bot_levels: list[str] = Field(description="weakest first; random last")
+    default_bot_level: str = Field(description="a bot added without a level plays at this one")
     options_schema: dict[str, Any]
     action_schema: dict[str, Any]
 

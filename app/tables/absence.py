@@ -82,15 +82,22 @@ class Absence:
 
     async def time_out(self, table_id: str, seat: int, version: int) -> bool:
         """The seat ran out of time at ``version``: apply the table's policy. Several instances
-        may try at once; the idempotency key and the compare-and-set let one of them win."""
+        may try at once; the idempotency key and the compare-and-set let one of them win.
+
+        A bot's seat runs on the clock too: a strong bot still thinking (a busy thinking pool)
+        when its time is up gets the normal bot's move, like a player's seat."""
         snap = await self.core.snapshot(table_id)
         if snap.status != PLAYING or snap.version != version or snap.state is None:
             return False
-        if snap.is_bot(seat) or seat not in snap.to_act():
+        if seat not in snap.to_act():
             return False
         if not clocks.overdue(snap.time_control, snap.clocks, [seat], self.now()):
             return False
-        if snap.time_control.on_timeout == "bot_takeover" and snap.seats[seat].player_id:
+        if (
+            snap.time_control.on_timeout == "bot_takeover"
+            and snap.seats[seat].player_id
+            and not snap.is_bot(seat)
+        ):
             await self.take_over(table_id, seat, reason="timeout")
             return True
         engine = snap.engine
@@ -201,7 +208,7 @@ class Absence:
                 votes.append({"voter": voter.id, "at": utcnow().timestamp()})
             taken = len(votes) * 2 > len(voters)
             if taken:
-                row.bot_level = "normal"
+                row.bot_level = tc.bot_level(snap.engine.info)
                 row.takeover_votes = None
             else:
                 row.takeover_votes = votes
@@ -212,7 +219,10 @@ class Absence:
     ) -> Snapshot:
         """A bot plays the seat from now on; its player stays seated and may take it back.
         With ``absent`` (the table as the caller saw it), only if the player is still away
-        past the grace, checked again in the transaction (``NoTakeover`` otherwise)."""
+        past the grace, checked again in the transaction (``NoTakeover`` otherwise). The bot
+        plays at the level the table chose for takeovers."""
+        table = absent or await self.core.snapshot(table_id)
+        level = table.time_control.bot_level(table.engine.info)
         async with (
             self.core.table_lock(table_id),
             self.core.sessionmaker() as session,
@@ -227,7 +237,7 @@ class Absence:
                         f"seat {seat} has no player to replace", reason="no_player", seat=seat
                     )
                 row = found
-            row.bot_level = row.bot_level or "normal"
+            row.bot_level = row.bot_level or level
             row.takeover_votes = None
         return await self._after_takeover(table_id, seat, reason)
 
@@ -397,8 +407,7 @@ class Absence:
             snap = await self.core.snapshot(table_id)
             if snap.status != PLAYING:
                 return 0
-            due = [s for s in snap.to_act() if not snap.is_bot(s)]
-            for seat in clocks.overdue(tc, snap.clocks, due, now):
+            for seat in clocks.overdue(tc, snap.clocks, sorted(snap.to_act()), now):
                 acted += await self.time_out(table_id, seat, snap.version)
                 snap = await self.core.snapshot(table_id)
             if tc.abandon == "auto":
@@ -430,10 +439,10 @@ class Absence:
         away past the grace, as far as this instance can tell now; None if nothing runs.
         Anything that would bring it forward (a move, a player who leaves on any instance)
         is published, and the table is then looked at again."""
-        seats = [s for s in snap.to_act() if not snap.is_bot(s)]
-        moments = [d for s in seats if (d := clocks.deadline(tc, snap.clocks, s)) is not None]
+        due = snap.to_act()
+        moments = [d for s in due if (d := clocks.deadline(tc, snap.clocks, s)) is not None]
         if tc.abandon == "auto":
-            for seat in seats:
+            for seat in [s for s in due if not snap.is_bot(s)]:
                 if not snap.seats[seat].player_id:
                     continue
                 if snap.seats[seat].player_id in self.core.presence(snap.id):

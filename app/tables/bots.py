@@ -3,6 +3,11 @@ through the same gauntlet and commit as a player's action (the table service's).
 
 A driver asked to look again while it runs (``schedule_bots``) reads the table once more
 before it stops; on start-up ``resume`` restarts the drivers of every running table.
+
+Each bot plays at its seat's level. The easy and normal bots decide in well under a
+millisecond, here; a strong bot searches in the thinking pool (:mod:`app.tables.thinking`),
+while the table's pace runs, so people wait for the longer of the two, not for both. A
+strong bot with a running clock thinks for at most a quarter of the time it has left.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app import errors
 from app.db import repo
-from app.tables import pace
+from app.games.base import STRONG, SearchBudget
+from app.tables import clocks, pace
 from app.tables.snapshot import PLAYING, Snapshot
+from app.tables.thinking import Question, ThinkingPool
 
 log = logging.getLogger("partida.tables")
 
@@ -58,12 +65,18 @@ class Bots:
         cached: Cached,
         move: ServerMove,
         bot_delay: float,
+        thinking: ThinkingPool,
+        budget: SearchBudget,
+        now: Callable[[], float],
     ) -> None:
         self.sessionmaker = sessionmaker
         self.snapshot = snapshot
         self.cached = cached
         self.move = move
         self.bot_delay = bot_delay
+        self.thinking = thinking
+        self.budget = budget
+        self.now = now
         self._bot_tasks: dict[str, asyncio.Task[None]] = {}
         # Tables whose bots were asked to look again while their driver was busy.
         self._bot_wakeups: set[str] = set()
@@ -99,16 +112,11 @@ class Bots:
                 if table_id in self._bot_wakeups:
                     continue  # something changed while we were reading: read again
                 return
-            # The table's pace, before every bot action: each one is a step people can see.
-            await pace.pause(pace.bot_delay(snap.time_control.bot_pace, self.bot_delay))
             seat = bot_seats[0]
-            engine = snap.engine
-            level = snap.seats[seat].bot_level or "normal"
+            # The table's pace, before every bot action: each one is a step people can see.
+            delay = pace.bot_delay(snap.time_control.bot_pace, self.bot_delay)
             try:
-                view = engine.view(snap.state, seat)
-                legal = engine.legal_actions(snap.state, seat)
-                rng = random.Random(f"{snap.seed}:{snap.version}:{seat}")
-                choice = engine.bot(view, legal, rng, level)
+                choice = await self._decide(table_id, snap, seat, delay)
                 await self.move(
                     table_id, seat, snap.version, choice.model_dump(mode="json"),
                     f"{BOT_MOVE}{snap.version}:{seat}",
@@ -126,6 +134,34 @@ class Bots:
                 log.exception("bot failed to act", extra={"table": table_id, "seat": seat})
                 await asyncio.sleep(min(30.0, 0.5 * 2 ** (failures - 1)))
 
+    async def _decide(self, table_id: str, snap: Snapshot, seat: int, delay: float) -> Any:
+        """The seat's bot's move at this version, after the table's pace."""
+        if snap.state is None:
+            raise errors.NotPlaying("the table has no game running")
+        engine = snap.engine
+        level = snap.seats[seat].bot_level or engine.info.default_bot_level
+        view = engine.view(snap.state, seat)
+        legal = engine.legal_actions(snap.state, seat)
+        seed = f"{snap.seed}:{snap.version}:{seat}"
+        if level != STRONG or len(legal) == 1:
+            await pace.pause(delay)
+            return engine.bot(view, legal, random.Random(seed), level)
+        question = Question(
+            engine.info.id, view, legal, seat, level, seed, self.budget_for(snap, seat, delay)
+        )
+        index, _ = await asyncio.gather(self.thinking.ask(table_id, question), pace.pause(delay))
+        return legal[index]
+
+    def budget_for(self, snap: Snapshot, seat: int, delay: float) -> SearchBudget:
+        """The search budget of the seat's strong bot now: the server's, and at most a
+        quarter of what its clock has left after the pace (never less than a tenth of a
+        second: a bot that is out of time is timed out like anybody)."""
+        deadline = clocks.deadline(snap.time_control, snap.clocks, seat)
+        if deadline is None:
+            return self.budget
+        left = deadline - self.now() - delay
+        return self.budget._replace(seconds=min(self.budget.seconds, max(0.1, left / 4)))
+
     async def resume(self) -> int:
         """On start-up: restart the bot drivers of every running table."""
         async with self.sessionmaker() as session:
@@ -141,3 +177,4 @@ class Bots:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self.thinking.close()

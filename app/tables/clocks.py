@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.games.base import GameInfo
 from app.tables.pace import BotPace
 
 
@@ -80,6 +81,18 @@ class TimeControl(BaseModel):
         description="how long bots wait before each move, so people can follow them: "
         "fast (0.3 s), normal (the server's bot delay) or slow (1.5 s)",
     )
+    takeover_level: str | None = Field(
+        default=None,
+        max_length=16,
+        description="the level of the bot that plays a seat handed to a bot (a takeover, a "
+        "resignation); one of the game's bot_levels, null for the game's default (normal)",
+    )
+
+    def bot_level(self, info: GameInfo) -> str:
+        """The level of a bot that takes a player's seat at this table."""
+        if self.takeover_level in info.bot_levels:
+            return self.takeover_level
+        return info.default_bot_level
 
 
 def time_control_of(stored: dict[str, Any] | None) -> TimeControl:

@@ -21,14 +21,12 @@ from sqlalchemy import select
 from app import errors
 from app.db.models import GameTable, Player, Seat, utcnow
 from app.fairness import new_secret, seed_from_secret
+from app.tables.clocks import time_control_of
 from app.tables.outcomes import cancelled_result, early_result, game_goes_on
 from app.tables.service import TableService
 from app.tables.snapshot import FINISHED, OPEN, PLAYING, Snapshot, is_cancel_voter, new_id
 
 log = logging.getLogger("partida.endings")
-
-# Every game ships this level (app.games.base.GameInfo); it plays a resigned seat.
-RESIGNED_BOT = "normal"
 
 
 def _seat_of(row: GameTable, player: Player) -> Seat:
@@ -61,9 +59,10 @@ class Endings:
                 if mine.resigned_at is not None:
                     raise errors.Resigned("you have already resigned from this game")
                 now = utcnow()
-                levels = service.engine(row.game).info.bot_levels
                 mine.resigned_at = now
-                mine.bot_level = RESIGNED_BOT if RESIGNED_BOT in levels else levels[0]
+                mine.bot_level = time_control_of(row.time_control).bot_level(
+                    service.engine(row.game).info
+                )
                 mine.takeover_votes = None
                 row.updated_at = now
                 if row.on_resign == "last":

@@ -115,6 +115,14 @@ class Lobby:
                 field="seats",
             )
         parsed = self.table_options(engine, options or {}, seat_count)
+        level = time_control.takeover_level if time_control else None
+        if level is not None and level not in info.bot_levels:
+            raise errors.ValidationFailed(
+                f"takeover_level must be one of {', '.join(info.bot_levels)}",
+                reason="not_a_choice",
+                params={"expected": ", ".join(info.bot_levels)},
+                field="time_control.takeover_level",
+            )
         secret = new_secret()
         table = GameTable(
             id=new_id(),
@@ -328,7 +336,7 @@ class Lobby:
     ) -> tuple[Snapshot, int]:
         snap = await self.core.snapshot(table_id)
         levels = snap.engine.info.bot_levels
-        chosen = level or levels[0]
+        chosen = level or snap.engine.info.default_bot_level
         if chosen not in levels:
             raise errors.ValidationFailed(
                 f"bot level must be one of {', '.join(levels)}",

@@ -29,7 +29,7 @@ from app.config import Settings
 from app.db import repo
 from app.db.models import GameTable, Player, utcnow
 from app.db.writer import GroupCommit, group_commit
-from app.games.base import Engine, action_adapter
+from app.games.base import Engine, SearchBudget, action_adapter
 from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.tables.absence import Absence
 from app.tables.bots import SERVER_MOVES, Bots
@@ -50,6 +50,7 @@ from app.tables.snapshot import (
     new_id,
     vote_ids,
 )
+from app.tables.thinking import ThinkingPool
 
 log = logging.getLogger("partida.tables")
 
@@ -142,7 +143,14 @@ class TableService:
             self.presenter.now,
         )
         self.bots = Bots(
-            sessionmaker, self.snapshot, self._cache.get, self.moves.act_as_seat, settings.bot_delay
+            sessionmaker,
+            self.snapshot,
+            self._cache.get,
+            self.moves.act_as_seat,
+            settings.bot_delay,
+            ThinkingPool(settings.bot_workers),
+            SearchBudget(settings.bot_search_iterations, settings.bot_search_seconds),
+            self.presenter.now,
         )
         self.absence = Absence(
             self,
@@ -197,6 +205,7 @@ class TableService:
                 "min_players": e.info.min_players,
                 "max_players": e.info.max_players,
                 "bot_levels": list(e.info.bot_levels),
+                "default_bot_level": e.info.default_bot_level,
                 "options_schema": e.Options.model_json_schema(),
                 "action_schema": action_adapter(e).json_schema(),
             }

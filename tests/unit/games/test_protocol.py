@@ -1,6 +1,6 @@
 """One conformance suite over every registered game (and the test game).
 
-Plays seeded games with bots (normal and random levels) at every seat and checks
+Plays seeded games with bots (every level; the strong one on a small budget) at every seat and checks
 the engine protocol: to_act non-empty until the result, the game ends within
 max_length, every legal action round-trips through JSON and applies, an
 unlisted action is refused, the state round-trips, apply never mutates its
@@ -26,11 +26,13 @@ from pydantic import BaseModel
 
 from app.games import REGISTRY
 from app.games.base import (
+    STRONG,
     Engine,
     Figure,
     IllegalAction,
     NotYourTurn,
     RulesError,
+    SearchBudget,
     action_adapter,
     parse_action,
     parse_event,
@@ -38,6 +40,9 @@ from app.games.base import (
 from tests.support.pickgame import PICK
 from tests.support.playthrough import Step, draws, play_steps, sample_games
 from tests.support.unions import type_names
+
+#: A few searches per move, and no clock: the same game whatever the machine's speed.
+SMALL_SEARCH = SearchBudget(iterations=3, seconds=60.0)
 
 ENGINES: dict[str, Engine] = {"pick": PICK, **REGISTRY}  # type: ignore[dict-item]
 
@@ -68,7 +73,12 @@ def play(
             if other not in to_act:
                 assert engine.legal_actions(state, other) == []
         view = engine.view(state, seat)
-        action = engine.bot(view, legal, rng, level)
+        # The strong level searches at every move with a small budget: it plays whole games
+        # from its determinized worlds, which must hold at every point of a game.
+        if level == STRONG:
+            action = engine.bot(view, legal, rng, level, seat=seat, budget=SMALL_SEARCH)
+        else:
+            action = engine.bot(view, legal, rng, level)
         assert action in legal
         if step % check_every == 0:
             for candidate in legal:

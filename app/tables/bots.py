@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -25,7 +24,7 @@ from app.db import repo
 from app.games.base import STRONG, SearchBudget
 from app.tables import clocks, pace
 from app.tables.snapshot import PLAYING, Snapshot
-from app.tables.thinking import Question, ThinkingPool
+from app.tables.thinking import ThinkingPool, answer, question_for
 
 log = logging.getLogger("partida.tables")
 
@@ -140,17 +139,17 @@ class Bots:
             raise errors.NotPlaying("the table has no game running")
         engine = snap.engine
         level = snap.seats[seat].bot_level or engine.info.default_bot_level
-        view = engine.view(snap.state, seat)
-        legal = engine.legal_actions(snap.state, seat)
+        budget = self.budget_for(snap, seat, delay)
         seed = f"{snap.seed}:{snap.version}:{seat}"
-        if level != STRONG or len(legal) == 1:
+        question = question_for(engine, snap.state, seat, level, seed, budget)
+        if level == STRONG and len(question.legal_actions) > 1:
+            index, _ = await asyncio.gather(
+                self.thinking.ask(table_id, question), pace.pause(delay)
+            )
+        else:
             await pace.pause(delay)
-            return engine.bot(view, legal, random.Random(seed), level)
-        question = Question(
-            engine.info.id, view, legal, seat, level, seed, self.budget_for(snap, seat, delay)
-        )
-        index, _ = await asyncio.gather(self.thinking.ask(table_id, question), pace.pause(delay))
-        return legal[index]
+            index = answer(engine, question)  # milliseconds at most: no need to leave the loop
+        return question.legal_actions[index]
 
     def budget_for(self, snap: Snapshot, seat: int, delay: float) -> SearchBudget:
         """The search budget of the seat's strong bot now: the server's, and at most a

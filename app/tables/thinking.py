@@ -30,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.games.base import SearchBudget, Seat
+from app.games.base import STRONG, Engine, SearchBudget, Seat
 
 log = logging.getLogger("partida.bots")
 
@@ -48,20 +48,44 @@ class Question:
     budget: SearchBudget
 
 
+def question_for(
+    engine: Engine, state: Any, seat: Seat, level: str, seed: str, budget: SearchBudget
+) -> Question:
+    """What a bot at ``seat`` is told: its view of ``state`` and its legal moves, nothing
+    more. Every bot move the server makes is decided from one of these."""
+    return Question(
+        engine.info.id,
+        engine.view(state, seat),
+        engine.legal_actions(state, seat),
+        seat,
+        level,
+        seed,
+        budget,
+    )
+
+
+def answer(engine: Engine, question: Question) -> int:
+    """The index in ``question.legal_actions`` of the move the bot makes."""
+    rng = random.Random(question.seed)
+    if question.level == STRONG:
+        choice = engine.bot(
+            question.view,
+            question.legal_actions,
+            rng,
+            question.level,
+            seat=question.seat,
+            budget=question.budget,
+        )
+    else:
+        choice = engine.bot(question.view, question.legal_actions, rng, question.level)
+    return question.legal_actions.index(choice)
+
+
 def think(question: Question) -> int:
-    """In a worker: the index in ``question.legal_actions`` of the move the bot makes."""
+    """In a worker: :func:`answer` with the registered game's engine."""
     from app.games import REGISTRY
 
-    engine = REGISTRY[question.game]
-    choice = engine.bot(
-        question.view,
-        question.legal_actions,
-        random.Random(question.seed),
-        question.level,
-        seat=question.seat,
-        budget=question.budget,
-    )
-    return question.legal_actions.index(choice)
+    return answer(REGISTRY[question.game], question)
 
 
 def _quiet_worker() -> None:

@@ -73,6 +73,8 @@ def test_settings(database_url: str, **overrides: object) -> Settings:
         "log_level": "WARNING",
         "rate_limit_enabled": False,
         "max_open_tables_per_player": 1000,
+        # Strong bots search a few times per move: a test's game does not wait on them.
+        "bot_search_iterations": 6,
         **overrides,
     }
     return Settings(**values)  # type: ignore[arg-type]

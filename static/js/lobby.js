@@ -5,7 +5,7 @@ import * as apiMod from "./api.js";
 import { identity, checkIdentity, listGames, listTables, tableUrl, myTables, getMe, setWebhook } from "./api.js";
 import { h, fill, toast, copyText } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
-import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
+import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, levelHint, levelPicker, defaultLevel, gameTitle } from "./common.js";
 import { resignField, statusKey, deleteButton } from "./endings.js";
 import { optionsFields } from "./options-form.js";
 
@@ -339,18 +339,14 @@ function tableCard(table) {
     }
     if (isOwner && free > 0) {
       const levels = game.bot_levels || [];
-      const level = h(
-        "select",
-        {
-          class: "bot-level",
-          "aria-label": t("table.bot_level"),
-          onchange: (e) => {
-            state.botLevel[table.id] = e.target.value;
-          },
+      const picker = levelPicker(levels, {
+        value: state.botLevel[table.id],
+        preferred: game.default_bot_level,
+        hintId: `bot-level-hint-${table.id}`,
+        onChange: (level) => {
+          state.botLevel[table.id] = level;
         },
-        levels.map((l) => h("option", { value: l }, levelName(l))),
-      );
-      if (state.botLevel[table.id]) level.value = state.botLevel[table.id];
+      });
       actions.push(
         h(
           "span",
@@ -361,13 +357,15 @@ function tableCard(table) {
               type: "button",
               class: "btn",
               "data-action": "add-bot",
-              onclick: () => runAction(table.id, () => apiMod.addBot(table.id, level.value)),
+              onclick: () => runAction(table.id, () => apiMod.addBot(table.id, picker.select.value || null)),
             },
             t("table.add_bot"),
           ),
-          levels.length > 1 ? level : null,
+          levels.length > 1 ? picker.select : null,
         ),
       );
+      // What the chosen level plays like, on its own line right under the select.
+      if (levels.length > 1) actions.push(picker.hint);
     }
     if (isOwner && free === 0) {
       actions.push(

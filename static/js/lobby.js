@@ -112,8 +112,41 @@ function timeControlFields() {
     ["normal", t("pace.normal")],
     ["slow", t("pace.slow")],
   ], "normal");
+  // The level of the bot that plays a seat handed over (time-out, abandon, resignation):
+  // the chosen game's levels; its default level sends nothing, so the server's default holds.
+  const takeover = h("select", {
+    id: "tc-takeover-level",
+    name: "takeover_level",
+    "aria-describedby": "tc-takeover-level-hint",
+  });
+  const takeoverHint = h("small", { class: "hint", id: "tc-takeover-level-hint" });
+  let takeoverDefault = null;
+  const syncTakeoverHint = () => {
+    const level = levelHint(takeover.value);
+    takeoverHint.textContent = level ? `${t("tc.takeover_level_hint")} ${level}` : t("tc.takeover_level_hint");
+  };
+  takeover.addEventListener("change", syncTakeoverHint);
+  const setLevels = (levels, named = null) => {
+    const previous = takeover.value;
+    takeoverDefault = defaultLevel(levels, named);
+    fill(
+      takeover,
+      levels.map((l) =>
+        h(
+          "option",
+          { value: l, title: levelHint(l) || null },
+          l === takeoverDefault ? t("tc.takeover_level.default", { level: levelName(l) }) : levelName(l),
+        ),
+      ),
+    );
+    takeover.value = levels.includes(previous) ? previous : takeoverDefault ?? "";
+    takeoverBox.hidden = levels.length < 2;
+    syncTakeoverHint();
+  };
   const field = (id, label, input, extra = {}) =>
     h("div", { class: "field", ...extra }, h("label", { for: id }, label), input);
+  const takeoverBox = field("tc-takeover-level", t("tc.takeover_level"), takeover);
+  takeoverBox.append(takeoverHint);
   const realtimeBox = h(
     "div",
     { class: "tc-group tc-realtime" },
@@ -146,6 +179,7 @@ function timeControlFields() {
     timeoutBox,
     field("tc-abandon", t("tc.abandon"), abandon),
     graceBox,
+    takeoverBox,
     field("tc-pace", t("pace.label"), pace),
     h("small", { class: "hint" }, t("tc.hint")),
   );
@@ -159,9 +193,10 @@ function timeControlFields() {
     }
     if (clock.value !== "none") tc.on_timeout = onTimeout.value;
     if (abandon.value !== "off") tc.grace_seconds = whole(grace, 2, 1, 10080) * 60;
+    if (takeover.value && takeover.value !== takeoverDefault) tc.takeover_level = takeover.value;
     return tc;
   };
-  return { node, read };
+  return { node, read, setLevels };
 }
 
 // ------------------------------------------------------------------ create form
@@ -229,10 +264,18 @@ function renderCreate() {
         : null,
     );
   };
-  gameSelect.addEventListener("change", drawGame);
-  drawGame();
-  const privateBox = h("input", { type: "checkbox", id: "create-private", name: "private" });
   const timeControl = timeControlFields();
+  const drawLevels = () => {
+    const game = state.games.find((g) => g.id === gameSelect.value) || state.games[0];
+    timeControl.setLevels(game.bot_levels || [], game.default_bot_level);
+  };
+  gameSelect.addEventListener("change", () => {
+    drawGame();
+    drawLevels();
+  });
+  drawGame();
+  drawLevels();
+  const privateBox = h("input", { type: "checkbox", id: "create-private", name: "private" });
   const onResign = resignField();
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "create-submit" }, t("create.submit"));
   const form = h(

@@ -337,9 +337,12 @@ function seatChip(table, seat) {
   const mine = me && info.player?.id === me.id;
   const cls = ["seat-chip", info.player ? "taken" : info.bot ? "bot" : "free", mine ? "mine" : ""];
   const online = info.bot || info.connected;
+  // A person's seat that a bot plays (taken over, resigned) names the bot's level on hover.
+  const botFor =
+    info.player && info.bot ? t("seat.taken_over", { name: info.player.name, level: levelName(info.bot_level) }) : null;
   return h(
     "li",
-    { class: cls },
+    { class: cls, title: botFor },
     info.player || info.bot
       ? h("span", {
           class: ["dot", online ? "online" : "offline"],

@@ -704,7 +704,7 @@ function seatExtras(s, mine) {
       "span",
       { class: "seat-sub seat-bot-for", "data-testid": "taken-over" },
       h("span", { class: "bot-icon", "aria-hidden": "true" }, "⚙ "),
-      t("seat.taken_over", { name: s.player?.name || seatName(table, s.seat) }),
+      t("seat.taken_over", { name: s.player?.name || seatName(table, s.seat), level: levelName(s.bot_level) }),
     );
   }
   const canVote =

@@ -51,6 +51,45 @@ export function levelName(level) {
   return hasKey(key) ? t(key) : level;
 }
 
+/** What a player can expect of a bot level, in one line ("" for a level we cannot word). */
+export function levelHint(level) {
+  const key = `bot.hint.${level}`;
+  return level && hasKey(key) ? t(key) : "";
+}
+
+/** The level a bot gets when nobody chooses: the game's `default_bot_level` when the
+ *  catalog names one, else "normal" when the game lists it, else its first level. */
+export function defaultLevel(levels, named = null) {
+  if (named && levels.includes(named)) return named;
+  return levels.includes("normal") ? "normal" : levels[0] ?? null;
+}
+
+/**
+ * A select of a game's bot levels, in the server's order, with `value` chosen (else the
+ * default: `preferred` when the game names one), and the chosen level's one-line hint for
+ * under it; `onChange(level)` hears every change. `hintId` ties the hint to the select for
+ * screen readers. Returns {select, hint}.
+ */
+export function levelPicker(levels, { value = null, preferred = null, id = undefined, hintId, onChange = null } = {}) {
+  const hint = h("small", { class: "hint bot-level-hint", id: hintId, "data-testid": "bot-level-hint" });
+  const select = h(
+    "select",
+    { id, class: "bot-level", "aria-label": t("table.bot_level"), "aria-describedby": hintId },
+    levels.map((l) => h("option", { value: l, title: levelHint(l) || null }, levelName(l))),
+  );
+  select.value = levels.includes(value) ? value : defaultLevel(levels, preferred) ?? "";
+  const sync = () => {
+    hint.textContent = levelHint(select.value);
+    select.title = hint.textContent;
+  };
+  select.addEventListener("change", () => {
+    sync();
+    onChange?.(select.value);
+  });
+  sync();
+  return { select, hint };
+}
+
 export function gameTitle(game) {
   const key = `game.${game.id}.title`;
   return hasKey(key) ? t(key) : game.title || game.id;

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { h, fill, toast } from "./dom.js";
 import { t, currentLang } from "./i18n.js";
-import { seatName, showError } from "./common.js";
+import { seatName, levelName, showError } from "./common.js";
 
 const path = (id, rest = "") => `/tables/${encodeURIComponent(id)}${rest}`;
 
@@ -385,6 +385,14 @@ export function mountEndings(page) {
         { class: "seat-sub seat-resigned", "data-testid": "resigned" },
         h("span", { class: "bot-icon", "aria-hidden": "true" }, "⚑ "),
         t("ending.resigned_seat"),
+        // The bot that plays the seat out, at the table's takeover level (issue 21).
+        seat.bot_level
+          ? h(
+              "span",
+              { class: "seat-bot-for", "data-testid": "resigned-bot" },
+              t("ending.resigned_bot", { level: levelName(seat.bot_level) }),
+            )
+          : null,
       );
     },
 

@@ -5,7 +5,7 @@ import * as apiMod from "./api.js";
 import { identity, checkIdentity, listGames, listTables, tableUrl, myTables, getMe, setWebhook } from "./api.js";
 import { h, fill, toast, copyText } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
-import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, gameTitle } from "./common.js";
+import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, levelHint, levelPicker, defaultLevel, gameTitle } from "./common.js";
 import { resignField, statusKey, deleteButton } from "./endings.js";
 import { optionsFields } from "./options-form.js";
 
@@ -112,8 +112,41 @@ function timeControlFields() {
     ["normal", t("pace.normal")],
     ["slow", t("pace.slow")],
   ], "normal");
+  // The level of the bot that plays a seat handed over (time-out, abandon, resignation):
+  // the chosen game's levels; its default level sends nothing, so the server's default holds.
+  const takeover = h("select", {
+    id: "tc-takeover-level",
+    name: "takeover_level",
+    "aria-describedby": "tc-takeover-level-hint",
+  });
+  const takeoverHint = h("small", { class: "hint", id: "tc-takeover-level-hint" });
+  let takeoverDefault = null;
+  const syncTakeoverHint = () => {
+    const level = levelHint(takeover.value);
+    takeoverHint.textContent = level ? `${t("tc.takeover_level_hint")} ${level}` : t("tc.takeover_level_hint");
+  };
+  takeover.addEventListener("change", syncTakeoverHint);
+  const setLevels = (levels, named = null) => {
+    const previous = takeover.value;
+    takeoverDefault = defaultLevel(levels, named);
+    fill(
+      takeover,
+      levels.map((l) =>
+        h(
+          "option",
+          { value: l, title: levelHint(l) || null },
+          l === takeoverDefault ? t("tc.takeover_level.default", { level: levelName(l) }) : levelName(l),
+        ),
+      ),
+    );
+    takeover.value = levels.includes(previous) ? previous : takeoverDefault ?? "";
+    takeoverBox.hidden = levels.length < 2;
+    syncTakeoverHint();
+  };
   const field = (id, label, input, extra = {}) =>
     h("div", { class: "field", ...extra }, h("label", { for: id }, label), input);
+  const takeoverBox = field("tc-takeover-level", t("tc.takeover_level"), takeover);
+  takeoverBox.append(takeoverHint);
   const realtimeBox = h(
     "div",
     { class: "tc-group tc-realtime" },
@@ -146,6 +179,7 @@ function timeControlFields() {
     timeoutBox,
     field("tc-abandon", t("tc.abandon"), abandon),
     graceBox,
+    takeoverBox,
     field("tc-pace", t("pace.label"), pace),
     h("small", { class: "hint" }, t("tc.hint")),
   );
@@ -159,9 +193,10 @@ function timeControlFields() {
     }
     if (clock.value !== "none") tc.on_timeout = onTimeout.value;
     if (abandon.value !== "off") tc.grace_seconds = whole(grace, 2, 1, 10080) * 60;
+    if (takeover.value && takeover.value !== takeoverDefault) tc.takeover_level = takeover.value;
     return tc;
   };
-  return { node, read };
+  return { node, read, setLevels };
 }
 
 // ------------------------------------------------------------------ create form
@@ -229,10 +264,18 @@ function renderCreate() {
         : null,
     );
   };
-  gameSelect.addEventListener("change", drawGame);
-  drawGame();
-  const privateBox = h("input", { type: "checkbox", id: "create-private", name: "private" });
   const timeControl = timeControlFields();
+  const drawLevels = () => {
+    const game = state.games.find((g) => g.id === gameSelect.value) || state.games[0];
+    timeControl.setLevels(game.bot_levels || [], game.default_bot_level);
+  };
+  gameSelect.addEventListener("change", () => {
+    drawGame();
+    drawLevels();
+  });
+  drawGame();
+  drawLevels();
+  const privateBox = h("input", { type: "checkbox", id: "create-private", name: "private" });
   const onResign = resignField();
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "create-submit" }, t("create.submit"));
   const form = h(
@@ -294,9 +337,12 @@ function seatChip(table, seat) {
   const mine = me && info.player?.id === me.id;
   const cls = ["seat-chip", info.player ? "taken" : info.bot ? "bot" : "free", mine ? "mine" : ""];
   const online = info.bot || info.connected;
+  // A person's seat that a bot plays (taken over, resigned) names the bot's level on hover.
+  const botFor =
+    info.player && info.bot ? t("seat.taken_over", { name: info.player.name, level: levelName(info.bot_level) }) : null;
   return h(
     "li",
-    { class: cls },
+    { class: cls, title: botFor },
     info.player || info.bot
       ? h("span", {
           class: ["dot", online ? "online" : "offline"],
@@ -339,18 +385,14 @@ function tableCard(table) {
     }
     if (isOwner && free > 0) {
       const levels = game.bot_levels || [];
-      const level = h(
-        "select",
-        {
-          class: "bot-level",
-          "aria-label": t("table.bot_level"),
-          onchange: (e) => {
-            state.botLevel[table.id] = e.target.value;
-          },
+      const picker = levelPicker(levels, {
+        value: state.botLevel[table.id],
+        preferred: game.default_bot_level,
+        hintId: `bot-level-hint-${table.id}`,
+        onChange: (level) => {
+          state.botLevel[table.id] = level;
         },
-        levels.map((l) => h("option", { value: l }, levelName(l))),
-      );
-      if (state.botLevel[table.id]) level.value = state.botLevel[table.id];
+      });
       actions.push(
         h(
           "span",
@@ -361,13 +403,15 @@ function tableCard(table) {
               type: "button",
               class: "btn",
               "data-action": "add-bot",
-              onclick: () => runAction(table.id, () => apiMod.addBot(table.id, level.value)),
+              onclick: () => runAction(table.id, () => apiMod.addBot(table.id, picker.select.value || null)),
             },
             t("table.add_bot"),
           ),
-          levels.length > 1 ? level : null,
+          levels.length > 1 ? picker.select : null,
         ),
       );
+      // What the chosen level plays like, on its own line right under the select.
+      if (levels.length > 1) actions.push(picker.hint);
     }
     if (isOwner && free === 0) {
       actions.push(

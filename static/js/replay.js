@@ -9,7 +9,7 @@ import { checkIdentity, identity, getTable, getReplaySteps, getReplay, listGames
 import { h, fill, toast } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings, renderMessage } from "./i18n.js";
 import { showGone, isGone } from "./gone.js";
-import { mountHeader, showError, errorText, seatName, playerName, gameTitle } from "./common.js";
+import { mountHeader, showError, errorText, seatName, playerName, levelName, gameTitle } from "./common.js";
 import * as generic from "./games/_generic.js";
 import { resignedTag, resultNote } from "./endings.js";
 import { installReadable } from "./readable.js";
@@ -223,6 +223,14 @@ function renderSeats() {
               ? h("a", { href: `/players/${encodeURIComponent(s.player.id)}` }, seatName(table, s.seat))
               : seatName(table, s.seat),
             resignedTag(result, s.seat),
+            // A person's seat that a bot played (taken over or resigned): which level.
+            s.player && s.bot_level
+              ? h(
+                  "span",
+                  { class: "seat-bot-for replay-bot-level", "data-testid": "bot-level" },
+                  t("replay.bot_took_over", { level: levelName(s.bot_level) }),
+                )
+              : null,
           ),
           places[s.seat] !== undefined || places[String(s.seat)] !== undefined
             ? h(

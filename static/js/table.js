@@ -11,7 +11,7 @@ import { h, fill, toast, copyText } from "./dom.js";
 import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.js";
 import { showGone, isGone } from "./gone.js";
 import { TableSocket } from "./ws.js";
-import { mountHeader, stickyNameForm, showError, errorText, seatName, playerName, levelName, gameTitle } from "./common.js";
+import { mountHeader, stickyNameForm, showError, errorText, seatName, playerName, levelName, levelPicker, gameTitle } from "./common.js";
 import { initHints } from "./hints.js";
 import { mountEndings } from "./endings.js";
 import { animated, frameQueue } from "./motion.js";
@@ -704,7 +704,7 @@ function seatExtras(s, mine) {
       "span",
       { class: "seat-sub seat-bot-for", "data-testid": "taken-over" },
       h("span", { class: "bot-icon", "aria-hidden": "true" }, "⚙ "),
-      t("seat.taken_over", { name: s.player?.name || seatName(table, s.seat) }),
+      t("seat.taken_over", { name: s.player?.name || seatName(table, s.seat), level: levelName(s.bot_level) }),
     );
   }
   const canVote =
@@ -891,18 +891,15 @@ function renderSetup() {
   }
   if (isOwner()) {
     const levels = state.game?.bot_levels || [];
-    const level = h(
-      "select",
-      {
-        id: "bot-level",
-        class: "bot-level",
-        onchange: (e) => {
-          state.botLevel = e.target.value;
-        },
+    const picker = levelPicker(levels, {
+      value: state.botLevel,
+      preferred: state.game?.default_bot_level,
+      id: "bot-level",
+      hintId: "bot-level-hint",
+      onChange: (level) => {
+        state.botLevel = level;
       },
-      levels.map((l) => h("option", { value: l }, levelName(l))),
-    );
-    if (state.botLevel) level.value = state.botLevel;
+    });
     parts.push(
       h(
         "div",
@@ -914,14 +911,15 @@ function renderSetup() {
             class: "btn",
             "data-action": "add-bot",
             disabled: state.busy || free === 0,
-            onclick: () => lobbyAction(() => apiMod.addBot(tableId, levels.length ? level.value : null)),
+            onclick: () => lobbyAction(() => apiMod.addBot(tableId, picker.select.value || null)),
           },
           t("table.add_bot"),
         ),
         levels.length > 1
-          ? h("label", { class: "inline" }, h("span", { class: "sr-only" }, t("table.bot_level")), level)
+          ? h("label", { class: "inline" }, h("span", { class: "sr-only" }, t("table.bot_level")), picker.select)
           : null,
       ),
+      levels.length > 1 ? picker.hint : null,
       h(
         "button",
         {

@@ -248,7 +248,9 @@ def test_an_absent_players_seat_goes_to_a_bot_by_vote_and_comes_back(
     # for the grace.
     time.sleep(4.6)
     vote.click()
-    expect(ben_row.locator("[data-testid=taken-over]")).to_contain_text("bot playing for Ben")
+    expect(ben_row.locator("[data-testid=taken-over]")).to_contain_text(
+        "bot (normal) playing for Ben"
+    )
     expect(ben_row.locator("[data-action=takeover]")).to_have_count(0)
     # The bot plays Ben's turns: it is Ana's turn once the bot is through.
     expect(ana_page.locator("body")).to_have_attribute("data-turn", "me")
@@ -261,7 +263,7 @@ def test_an_absent_players_seat_goes_to_a_bot_by_vote_and_comes_back(
     expect(banner).to_contain_text("Un bot está jugando en tu asiento")
     shot(ben_page, "turns-taken-over.png", full_page=True)
     expect(ben_page.locator("#seats .seat-row.mine [data-testid=taken-over]")).to_contain_text(
-        "un bot juega por Ben"
+        "un bot (normal) juega por Ben"
     )
     ana_page.click(TAKE_ONE)
     expect(ana_page.locator("body")).to_have_attribute("data-turn", "me")  # the bot answered

@@ -30,7 +30,9 @@ DYNAMIC_FAMILIES = {
     "status.{}": ("open", "playing", "finished"),
     "lobby.group.{}": ("open", "playing", "finished"),
     "lobby.none.{}": ("open", "playing", "finished"),
-    "bot.level.{}": ("normal", "random"),
+    # Issue 21: every game offers these levels (GET /games bot_levels), each with a hint.
+    "bot.level.{}": ("easy", "normal", "strong", "random"),
+    "bot.hint.{}": ("easy", "normal", "strong", "random"),
     "error.{}": (
         "unauthorized",
         "forbidden",

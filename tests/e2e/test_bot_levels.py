@@ -141,7 +141,6 @@ def test_the_creation_form_sends_the_takeover_level_only_when_it_is_not_the_defa
 def test_a_table_made_with_a_takeover_level_keeps_it_and_its_resigned_seat_shows_it(
     new_context: Any, api: httpx.Client
 ) -> None:
-    """Needs the server's time_control.takeover_level: skipped while the server refuses it."""
     levels = _levels(api, "pick")
     other = _other(levels)
     ana, ben = make_player(api, "Ana"), make_player(api, "Ben")
@@ -151,8 +150,7 @@ def test_a_table_made_with_a_takeover_level_keeps_it_and_its_resigned_seat_shows
     page.select_option("#tc-takeover-level", other)
     with page.expect_response(lambda r: r.request.method == "POST" and TABLES.search(r.url)) as got:
         page.click("#create-submit")
-    if got.value.status == 422:
-        pytest.skip(f"the server refuses time_control.takeover_level: {got.value.text()[:200]}")
+    assert got.value.status == 201, got.value.text()
     page.wait_for_url(re.compile(r"/tables/[0-9a-f]+$"))
     table_id = page.url.rsplit("/", 1)[1]
     table = api.get(f"/tables/{table_id}").json()

@@ -22,8 +22,11 @@ import contextlib
 import functools
 import logging
 import multiprocessing
+import os
 import random
 import signal
+import threading
+import time
 from collections import OrderedDict, deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -33,6 +36,9 @@ from typing import Any
 from app.games.base import STRONG, Engine, SearchBudget, Seat
 
 log = logging.getLogger("partida.bots")
+
+#: How often a worker looks whether the server that started it is still there.
+PARENT_CHECK_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -88,9 +94,19 @@ def think(question: Question) -> int:
     return answer(REGISTRY[question.game], question)
 
 
-def _quiet_worker() -> None:
+def _worker_start() -> None:
     # Ctrl-C reaches the whole process group: the server stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A server killed outright (kill -9, out of memory) cannot stop them: they leave on
+    # their own when their parent is gone, instead of waiting on its queue for ever.
+    parent = os.getppid()
+    threading.Thread(target=_leave_with, args=(parent,), daemon=True).start()
+
+
+def _leave_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 @dataclass
@@ -179,7 +195,7 @@ class ThinkingPool:
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_quiet_worker,
+                initializer=_worker_start,
             )
         return self._executor
 
@@ -191,6 +207,12 @@ class ThinkingPool:
                 if not waiting.answer.done():
                     waiting.answer.cancel()
         self._lines.clear()
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            # A worker in the middle of a search would finish it first: stop it instead.
+            workers = list(getattr(executor, "_processes", {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                worker.join(timeout=2)

@@ -7,6 +7,9 @@ import asyncio
 import os
 import random
 import signal
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +17,7 @@ import pytest
 from app.games.base import SearchBudget
 from app.games.luz import ENGINE, LuzOptions
 from app.tables.thinking import Question, ThinkingPool
+from tests.support.waiting import wait_until
 
 
 def _question(seed: int, level: str = "normal") -> Question:
@@ -124,3 +128,56 @@ def test_a_closed_pool_takes_no_question_and_fails_those_in_line() -> None:
             await pool.ask("C", _question(3))
 
     asyncio.run(scenario())
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone but for its exit status.
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split(") ", 1)[1][0] != "Z"
+
+
+def test_closing_the_pool_stops_its_workers() -> None:
+    async def scenario() -> set[int]:
+        pool = ThinkingPool(2)
+        await asyncio.gather(pool.ask("A", _question(1)), pool.ask("B", _question(2)))
+        pids = _worker_pids(pool)
+        pool.close()
+        return pids
+
+    pids = asyncio.run(scenario())
+    assert pids
+    assert not [pid for pid in pids if _alive(pid)]
+
+
+KILLED_SERVER = """
+import asyncio, os, sys
+sys.path.insert(0, {root!r})
+from tests.unit.test_thinking import _question, _worker_pids
+from app.tables.thinking import ThinkingPool
+
+async def main():
+    pool = ThinkingPool(1)
+    await pool.ask("t", _question(1))
+    print(*_worker_pids(pool), flush=True)
+    os._exit(9)  # no clean-up of any kind, as under kill -9
+
+asyncio.run(main())
+"""
+
+
+def test_workers_leave_when_their_server_dies_without_stopping_them() -> None:
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_SERVER.format(root=root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=root,
+    )
+    pids = [int(p) for p in done.stdout.split()]
+    assert pids, done.stderr
+    wait_until(lambda: not [pid for pid in pids if _alive(pid)], 15, every=0.1)

@@ -300,6 +300,22 @@ class SearchBudget(NamedTuple):
     seconds: float = 1.0
 
 
+class SearchStyle(NamedTuple):
+    """How a game's strong bot searches (:mod:`app.games.search`), declared by the game.
+
+    Past the tree's edge a search plays ``rollout_depth`` moves by the ``rollout_level``
+    bot ("random", or one of the game's own levels, which then reads the views of the dealt
+    world) before the game's ``evaluate`` judges the position; ``exploration`` is UCB1's
+    weight for rewards in [0, 1]."""
+
+    rollout_depth: int = 8
+    rollout_level: str = "random"
+    exploration: float = 0.7
+
+
+DEFAULT_SEARCH = SearchStyle()
+
+
 # --------------------------------------------------------------------------- protocol
 
 
@@ -505,6 +521,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         view_json: Callable[[StateT, Seat | None, dict[Any, Any]], dict[str, Any]] | None = None,
         determinize: Callable[[ViewT, Seat, random.Random], StateT] | None = None,
         evaluate: Callable[[StateT], list[float]] | None = None,
+        search_style: SearchStyle = DEFAULT_SEARCH,
     ) -> None:
         """Declare a game from its parts.
 
@@ -521,7 +538,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         third argument is the caller's ``parts`` of :meth:`Engine.view_json` (a new dict
         when the caller keeps none).
         ``determinize`` and ``evaluate`` are what the "strong" level searches with
-        (:meth:`Engine.determinize`, :meth:`Engine.evaluate`); a game with both offers it.
+        (:meth:`Engine.determinize`, :meth:`Engine.evaluate`); a game with both offers it,
+        searching in its ``search_style``.
         """
         levels = {"random", *bots}
         if determinize is not None and evaluate is not None:
@@ -560,6 +578,9 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._check_options_at_start = check_options_at_start
         self._determinize = determinize
         self._evaluate = evaluate
+        self.search_style = search_style
+        if search_style.rollout_level not in levels - {STRONG}:
+            raise ValueError(f"{info.id}: no bot level {search_style.rollout_level!r} to roll out")
         if info.default_bot_level not in levels:
             raise ValueError(f"{info.id}: no bot level {info.default_bot_level!r} to default to")
 

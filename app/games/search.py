@@ -27,10 +27,6 @@ from app.games.base import Result, SearchBudget, Seat
 if TYPE_CHECKING:
     from app.games.base import GameEngine
 
-#: UCB1's exploration weight, for rewards in [0, 1].
-EXPLORATION = 0.7
-#: Random moves played past the tree's edge before the position is evaluated.
-ROLLOUT_DEPTH = 8
 #: At the end of a game, a seat's reward is mostly whether it won, partly how well it did
 #: (the game's ``evaluate`` of the final state): without it, a lost game gives the search
 #: nothing to prefer and the bot gives up on its score.
@@ -100,6 +96,9 @@ def choose(
     if len(legal_actions) == 1:
         return legal_actions[0]
     rules = engine.rules
+    style = engine.search_style
+    exploration = style.exploration
+    by_policy = style.rollout_level != "random"
     root = _Node(seat)
     root_keys = [_key(a) for a in legal_actions]
     deadline = time.perf_counter() + budget.seconds
@@ -129,7 +128,7 @@ def choose(
                 best_index, best_score = 0, -1.0
                 for i, k in enumerate(keys):
                     c = node.children[k]
-                    score = c.reward / c.visits + EXPLORATION * math.sqrt(
+                    score = c.reward / c.visits + exploration * math.sqrt(
                         log_of(c.available) / c.visits
                     )
                     if score > best_score:
@@ -144,13 +143,18 @@ def choose(
             actor = _actor(rules.to_act(state), seat)
             actions = rules.legal_actions(state, actor)
             keys = [_key(a) for a in actions]
-        # A short random playout past the edge, then the position as the game judges it.
-        for _ in range(ROLLOUT_DEPTH):
+        # A short playout past the edge, then the position as the game judges it. A policy
+        # plays each seat from that seat's view of the dealt world, as it would at a table.
+        for _ in range(style.rollout_depth):
             if rules.result(state) is not None:
                 break
             mover = _actor(rules.to_act(state), seat)
-            moves = rules.legal_actions(state, mover)
-            state, _ = rules.apply(state, mover, moves[rng.randrange(len(moves))])
+            moves = list(rules.legal_actions(state, mover))
+            if by_policy and len(moves) > 1:
+                move = engine.bot(engine.view(state, mover), moves, rng, style.rollout_level)
+            else:
+                move = moves[rng.randrange(len(moves))]
+            state, _ = rules.apply(state, mover, move)
         rewards = _rewards(engine, state, n_seats)
         for visited in path[1:]:
             visited.visits += 1

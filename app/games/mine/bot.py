@@ -25,6 +25,7 @@ while opponents still place, staying in the round (to answer a raid later) count
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -41,8 +42,11 @@ from app.games.mine.data import (
     IS_EVENT,
     KIND,
     REC,
+    ROUNDS,
 )
+from app.games.mine.rules import Director, MineState, _resolve, fork
 from app.games.mine.view import MineView
+from app.games.trusted import put
 
 ATK_PER_HIDDEN_CARD = 1.6
 DEF_PER_HIDDEN_CARD = 1.7
@@ -334,3 +338,144 @@ def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
     if best is None:
         return next((a for a in legal if isinstance(a, PassTurn)), legal[-1])
     return best
+
+
+# --------------------------------------------------------------------------- easy
+
+#: The easy bot's misjudgement: noise of this spread (in points) on each placement's gain.
+EASY_NOISE = 0.6
+#: How often it takes one of its few best-looking placements instead of the best one.
+EASY_SLIP = 0.2
+EASY_SLIP_AMONG = 3
+
+
+def easy(view: MineView, legal: list[Any], rng: random.Random) -> Any:
+    """The easy bot: the normal bot's judgement of each placement, misjudged by a little noise,
+    now and then a lesser placement among its best few, and no thought of staying in the
+    round to answer a later raid. Its discards are the normal bot's. Always an element of
+    ``legal``, decided from ``view`` only."""
+    if not legal:
+        raise ValueError("the bot was asked to act with no legal action")
+    if view.phase == "discard" or view.you is None or view.hand is None:
+        if all(isinstance(a, DiscardCard) for a in legal):
+            return _choose_discard(view, legal)
+        return legal[0]
+    ev = _Evaluator(view)
+    base_plan = ev.plan()
+    hand_size = len(view.hand)
+    base = ev.value(base_plan, hand_size)
+    scored: list[tuple[float, int]] = []
+    for i, action in enumerate(legal):
+        if not isinstance(action, PlaceCard):
+            continue
+        p = _Plan(
+            list(base_plan.events),
+            {k: list(v) for k, v in base_plan.raids.items()},
+            list(base_plan.watch),
+            list(base_plan.mine),
+            list(base_plan.rec),
+        )
+        ev._add(p, action.card, action.location, action.victim)
+        gain = ev.value(p, hand_size - 1) - base + rng.gauss(0.0, EASY_NOISE)
+        if gain > PASS_MARGIN:
+            scored.append((gain, i))
+    if not scored:
+        return next((a for a in legal if isinstance(a, PassTurn)), legal[-1])
+    scored.sort(reverse=True)
+    if rng.random() < EASY_SLIP:
+        return legal[scored[rng.randrange(min(EASY_SLIP_AMONG, len(scored)))][1]]
+    return legal[scored[0][1]]
+
+
+# --------------------------------------------------------------------------- evaluate
+
+#: How many points a director's lead is worth in prospects: a lead of this many points is
+#: about a 73% prospect (the sigmoid at 1). Games between good bots end 2 to 4 points apart.
+MARGIN_SCALE = 2.5
+#: Coal a director brings in per round to come, beyond its stock: a base and a part that
+#: grows with the profession cards it holds (its workers for the rounds to come).
+INCOME_BASE = 1.0
+INCOME_PER_CARD = 0.35
+INCOME_CARDS = 6
+#: A finished game: a place ahead of a director on the same score (tie-break) is worth this.
+TIE_EDGE = 0.5
+
+
+def _round_over(state: MineState) -> MineState:
+    """The state once the round in play is resolved as its placements stand: every director
+    stops placing (the dummy lays out the rest of its plan), then the rules' own resolution
+    (raids, sales, the end check, extraction, recruitment) runs on a private copy."""
+    if state.phase != "placement":
+        return state
+    s = fork(state)
+    plan = s.dummy_plan
+    dn = s.dummy_index
+    if dn is not None and plan:
+        s.directors[dn].placed.extend(plan)
+        put(s, "dummy_plan", [])
+    for director in s.directors:
+        put(director, "passed", True)
+    # The rules' resolution, exactly (rules.py's private step: the evaluation must settle the
+    # raids, the events and the supply as the game will, not by a second reading of §5).
+    _resolve(s, [])
+    return s
+
+
+def _future_sales(state: MineState, director: Director) -> float:
+    """Points a director can still expect after the round just resolved: its stock sold
+    round by round within the sale limits to come, and what it mines meanwhile (coal mined
+    in a round sells from the next one on, §5.6-5.8)."""
+    if state.final is not None or state.round >= ROUNDS:
+        return 0.0
+    if state.variant:
+        limits = [DIE_CARDS[c].sale_max for c in state.die_pile]
+    else:
+        limits = list(range(state.round + 1, ROUNDS + 1))
+    cards = sum(1 for c in director.hand if not IS_EVENT[c])
+    income = INCOME_BASE + INCOME_PER_CARD * min(cards, INCOME_CARDS)
+    carry = float(director.stock)
+    total = 0.0
+    for i, limit in enumerate(limits):
+        sold = min(carry, float(limit))
+        total += sold
+        carry -= sold
+        if i + 1 < len(limits):
+            carry += income
+    return total
+
+
+def projected_scores(state: MineState) -> list[float]:
+    """Each director's expected final score (the dummy's too): its score after the round in
+    play, plus the sales it can still expect."""
+    after = _round_over(state)
+    return [d.score + _future_sales(after, d) for d in after.directors]
+
+
+def evaluate(state: MineState) -> list[float]:
+    """Each seat's prospects in [0, 1]: a sigmoid of its projected final score minus the best
+    other director's (the dummy included: if it wins, no seat does). A finished game counts
+    its final scores, and a place won on a tie-break as half a point."""
+    if state.final is not None:
+        order = state.final.order
+        place = {d: i for i, d in enumerate(order)}
+        scores = [
+            d.score + (TIE_EDGE if _wins_tie(state, i, place) else 0.0)
+            for i, d in enumerate(state.directors)
+        ]
+    else:
+        scores = projected_scores(state)
+    out = []
+    for seat in range(state.n_seats):
+        best_other = max(s for d, s in enumerate(scores) if d != seat)
+        out.append(1.0 / (1.0 + math.exp(-(scores[seat] - best_other) / MARGIN_SCALE)))
+    return out
+
+
+def _wins_tie(state: MineState, d: int, place: dict[int, int]) -> bool:
+    """Whether director ``d`` was placed above every director on its score."""
+    score = state.directors[d].score
+    return all(
+        place[d] < place[o]
+        for o, other in enumerate(state.directors)
+        if o != d and other.score == score
+    ) and any(o != d and other.score == score for o, other in enumerate(state.directors))

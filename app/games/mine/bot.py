@@ -41,12 +41,13 @@ from app.games.mine.data import (
     HIRING_DAY_DRAW,
     IS_EVENT,
     KIND,
+    MAX_PLACED,
     REC,
     ROUNDS,
 )
-from app.games.mine.rules import Director, MineState, _resolve, fork
+from app.games.mine.rules import Director, MineState, Placement, _resolve, fork
 from app.games.mine.view import MineView
-from app.games.trusted import put
+from app.games.trusted import maker, put
 
 ATK_PER_HIDDEN_CARD = 1.6
 DEF_PER_HIDDEN_CARD = 1.7
@@ -392,29 +393,83 @@ def easy(view: MineView, legal: list[Any], rng: random.Random) -> Any:
 #: How many points a director's lead is worth in prospects: a lead of this many points is
 #: about a 73% prospect (the sigmoid at 1). Games between good bots end 2 to 4 points apart.
 MARGIN_SCALE = 2.5
-#: Coal a director brings in per round to come, beyond its stock: a base and a part that
-#: grows with the profession cards it holds (its workers for the rounds to come).
-INCOME_BASE = 1.0
-INCOME_PER_CARD = 0.35
-INCOME_CARDS = 6
+#: Coal one card at the Mine brings in a round to come, on average (miners 2, pit builders 1,
+#: less what raids, firedamp and the supply take).
+EXT_PER_MINE_CARD = 1.5
+#: Cards a director sends to the Mine in a round to come; what else it holds guards, raids
+#: and recruits, worth a little per card and round.
+MINE_CARDS_PER_ROUND = 2
+SPARE_CARD_VALUE = 0.25
+SPARE_CARDS = 4
 #: A finished game: a place ahead of a director on the same score (tie-break) is worth this.
 TIE_EDGE = 0.5
 
 
+def _complete_round(s: MineState) -> None:
+    """Play out the placements still to come in the round, on the private copy ``s``, with a
+    plain rule of thumb for every director that is not done: guard its coal against a raid
+    stronger than its watchtower, else send a digger to the Mine (two at most; none in round
+    6), else stop. The dummy lays out the rest of its plan. Without it the evaluation would
+    settle a raid before its victim could answer, and count a director that has not placed
+    yet as one that chose to place nothing."""
+    dn = s.dummy_index
+    if dn is not None and s.dummy_plan:
+        s.directors[dn].placed.extend(s.dummy_plan)
+        put(s, "dummy_plan", [])
+    n = s.n_directors
+    last = s.round >= ROUNDS
+    firedamp = any(
+        IS_EVENT[p.card] and KIND[p.card] == "firedamp" for d in s.directors for p in d.placed
+    )
+    # The strongest stack against each director, by its cards (the world is whole here).
+    stacks = [0] * n
+    for raider in s.directors:
+        per: dict[int, int] = {}
+        for p in raider.placed:
+            if p.location == "shelter" and p.victim is not None:
+                per[p.victim] = per.get(p.victim, 0) + ATK[p.card]
+        for v, a in per.items():
+            stacks[v] = max(stacks[v], a)
+    start = s.turn if s.turn is not None else s.die_holder
+    for k in range(n):
+        d = (start + k) % n
+        director = s.directors[d]
+        if director.is_dummy:
+            continue
+        while len(director.placed) < MAX_PLACED and not director.passed:
+            workers = [c for c in director.hand if not IS_EVENT[c]]
+            if not workers:
+                break
+            defence = sum(DEF[p.card] for p in director.placed if p.location == "watchtower")
+            mine = sum(1 for p in director.placed if p.location == "mine")
+            if director.stock >= 1 and stacks[d] > defence:
+                card = max(workers, key=lambda c: (DEF[c], -EXT[c], -c))
+                location = "watchtower"
+            elif not last and mine < MINE_CARDS_PER_ROUND:
+                if firedamp:
+                    card = max(workers, key=lambda c: (KIND[c] == "pit_builder", EXT[c], -c))
+                else:
+                    card = max(workers, key=lambda c: (EXT[c], -c))
+                location = "mine"
+            else:
+                break
+            director.hand.remove(card)
+            director.placed.append(_placement(card=card, location=location))
+    for director in s.directors:
+        put(director, "passed", True)
+
+
+_placement = maker(Placement)
+
+
 def _round_over(state: MineState) -> MineState:
-    """The state once the round in play is resolved as its placements stand: every director
-    stops placing (the dummy lays out the rest of its plan), then the rules' own resolution
-    (raids, sales, the end check, extraction, recruitment) runs on a private copy."""
+    """The state once the round in play is resolved: the placements still to come played out
+    by a rule of thumb (:func:`_complete_round`), then the rules' own resolution (raids,
+    sales, the end check, extraction, recruitment) on a private copy."""
     if state.phase != "placement":
         return state
     s = fork(state)
-    plan = s.dummy_plan
-    dn = s.dummy_index
-    if dn is not None and plan:
-        s.directors[dn].placed.extend(plan)
-        put(s, "dummy_plan", [])
-    for director in s.directors:
-        put(director, "passed", True)
+    _complete_round(s)
     # The rules' resolution, exactly (rules.py's private step: the evaluation must settle the
     # raids, the events and the supply as the game will, not by a second reading of §5).
     _resolve(s, [])
@@ -423,8 +478,9 @@ def _round_over(state: MineState) -> MineState:
 
 def _future_sales(state: MineState, director: Director) -> float:
     """Points a director can still expect after the round just resolved: its stock sold
-    round by round within the sale limits to come, and what it mines meanwhile (coal mined
-    in a round sells from the next one on, §5.6-5.8)."""
+    round by round within the sale limits to come, and what its cards dig meanwhile (coal
+    mined in a round sells from the next one on, §5.6-5.8; every director draws 2 a round,
+    §5.9), and a little for the cards it has to spare."""
     if state.final is not None or state.round >= ROUNDS:
         return 0.0
     if state.variant:
@@ -432,15 +488,20 @@ def _future_sales(state: MineState, director: Director) -> float:
     else:
         limits = list(range(state.round + 1, ROUNDS + 1))
     cards = sum(1 for c in director.hand if not IS_EVENT[c])
-    income = INCOME_BASE + INCOME_PER_CARD * min(cards, INCOME_CARDS)
     carry = float(director.stock)
-    total = 0.0
+    total = (
+        SPARE_CARD_VALUE
+        * min(max(0, cards - MINE_CARDS_PER_ROUND), SPARE_CARDS)
+        * min(len(limits), 2)
+    )
     for i, limit in enumerate(limits):
         sold = min(carry, float(limit))
         total += sold
         carry -= sold
         if i + 1 < len(limits):
-            carry += income
+            diggers = min(cards, MINE_CARDS_PER_ROUND)
+            carry += EXT_PER_MINE_CARD * diggers
+            cards = cards - diggers + BASE_DRAW
     return total
 
 

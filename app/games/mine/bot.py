@@ -396,11 +396,13 @@ MARGIN_SCALE = 2.5
 #: Coal one card at the Mine brings in a round to come, on average (miners 2, pit builders 1,
 #: less what raids, firedamp and the supply take).
 EXT_PER_MINE_CARD = 1.5
-#: Cards a director sends to the Mine in a round to come; what else it holds guards, raids
-#: and recruits, worth a little per card and round.
+#: Cards a director sends to the Mine in a round to come.
 MINE_CARDS_PER_ROUND = 2
-SPARE_CARD_VALUE = 0.25
-SPARE_CARDS = 4
+#: What each card of a hand is worth beyond that digging, best first (the normal bot's own
+#: valuation, see _Evaluator._hand_value): a hand is what a director guards, raids and
+#: recruits with; without it the search played out its hand every round and ran dry.
+HAND_CARD_VALUES = (0.7, 0.7, 0.7, 0.7, 0.4, 0.4, 0.15, 0.15)
+LAST_ROUNDS_HAND_SCALE = 0.45
 #: A finished game: a place ahead of a director on the same score (tie-break) is worth this.
 TIE_EDGE = 0.5
 
@@ -480,7 +482,7 @@ def _future_sales(state: MineState, director: Director) -> float:
     """Points a director can still expect after the round just resolved: its stock sold
     round by round within the sale limits to come, and what its cards dig meanwhile (coal
     mined in a round sells from the next one on, §5.6-5.8; every director draws 2 a round,
-    §5.9), and a little for the cards it has to spare."""
+    §5.9), and what its hand is worth besides."""
     if state.final is not None or state.round >= ROUNDS:
         return 0.0
     if state.variant:
@@ -489,11 +491,8 @@ def _future_sales(state: MineState, director: Director) -> float:
         limits = list(range(state.round + 1, ROUNDS + 1))
     cards = sum(1 for c in director.hand if not IS_EVENT[c])
     carry = float(director.stock)
-    total = (
-        SPARE_CARD_VALUE
-        * min(max(0, cards - MINE_CARDS_PER_ROUND), SPARE_CARDS)
-        * min(len(limits), 2)
-    )
+    scale = 1.0 if len(limits) >= 2 else LAST_ROUNDS_HAND_SCALE
+    total = scale * sum(HAND_CARD_VALUES[: len(director.hand)])
     for i, limit in enumerate(limits):
         sold = min(carry, float(limit))
         total += sold

@@ -1,7 +1,8 @@
 """MINE! (Aurélien Assié, Arvelys): the engine object ``ENGINE`` (rules/mine.md).
 
 ``ENGINE`` is the shared :class:`~app.games.base.GameEngine` over MINE!'s ``rules`` (the
-dummy director plays inside ``apply``), ``view``, ``bot``, ``message`` (describe.py) and ``undo``.
+dummy director plays inside ``apply``), ``view``, ``bot`` (easy, normal; strong searches over
+``determinize`` and ``bot.evaluate``), ``message`` (describe.py) and ``undo``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from app.games.base import GameEngine, GameInfo, Refusal
 from app.games.mine import bot, rules
 from app.games.mine.actions import Action, MineAction
 from app.games.mine.describe import message
+from app.games.mine.determinize import determinize
 from app.games.mine.events import EventUnion
 from app.games.mine.figures import FIGURES
 from app.games.mine.rules import MineOptions, MineState
@@ -19,7 +21,13 @@ from app.games.mine.view import MineView, view, view_json
 __all__ = ["ENGINE", "MineOptions", "MineState", "MineView"]
 
 ENGINE: GameEngine[MineState, MineOptions, MineAction, MineView] = GameEngine(
-    info=GameInfo(id="mine", title="MINE!", min_players=2, max_players=6),
+    info=GameInfo(
+        id="mine",
+        title="MINE!",
+        min_players=2,
+        max_players=6,
+        bot_levels=("easy", "normal", "strong", "random"),
+    ),
     state=MineState,
     options=MineOptions,
     action=Action,
@@ -30,8 +38,10 @@ ENGINE: GameEngine[MineState, MineOptions, MineAction, MineView] = GameEngine(
     rules=rules,
     view=view,
     view_json=view_json,
-    bots={"normal": bot.choose},
+    bots={"easy": bot.easy, "normal": bot.choose},
     message=message,
     undoable=undoable,
     not_an_action=Refusal("not a MINE! action", "mine.not_an_action"),
+    determinize=determinize,
+    evaluate=bot.evaluate,
 )

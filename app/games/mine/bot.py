@@ -25,6 +25,7 @@ while opponents still place, staying in the round (to answer a raid later) count
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -40,9 +41,13 @@ from app.games.mine.data import (
     HIRING_DAY_DRAW,
     IS_EVENT,
     KIND,
+    MAX_PLACED,
     REC,
+    ROUNDS,
 )
+from app.games.mine.rules import Director, MineState, Placement, _resolve, fork
 from app.games.mine.view import MineView
+from app.games.trusted import maker, put
 
 ATK_PER_HIDDEN_CARD = 1.6
 DEF_PER_HIDDEN_CARD = 1.7
@@ -334,3 +339,203 @@ def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
     if best is None:
         return next((a for a in legal if isinstance(a, PassTurn)), legal[-1])
     return best
+
+
+# --------------------------------------------------------------------------- easy
+
+#: The easy bot's misjudgement: noise of this spread (in points) on each placement's gain.
+EASY_NOISE = 0.6
+#: How often it takes one of its few best-looking placements instead of the best one.
+EASY_SLIP = 0.2
+EASY_SLIP_AMONG = 3
+
+
+def easy(view: MineView, legal: list[Any], rng: random.Random) -> Any:
+    """The easy bot: the normal bot's judgement of each placement, misjudged by a little noise,
+    now and then a lesser placement among its best few, and no thought of staying in the
+    round to answer a later raid. Its discards are the normal bot's. Always an element of
+    ``legal``, decided from ``view`` only."""
+    if not legal:
+        raise ValueError("the bot was asked to act with no legal action")
+    if view.phase == "discard" or view.you is None or view.hand is None:
+        if all(isinstance(a, DiscardCard) for a in legal):
+            return _choose_discard(view, legal)
+        return legal[0]
+    ev = _Evaluator(view)
+    base_plan = ev.plan()
+    hand_size = len(view.hand)
+    base = ev.value(base_plan, hand_size)
+    scored: list[tuple[float, int]] = []
+    for i, action in enumerate(legal):
+        if not isinstance(action, PlaceCard):
+            continue
+        p = _Plan(
+            list(base_plan.events),
+            {k: list(v) for k, v in base_plan.raids.items()},
+            list(base_plan.watch),
+            list(base_plan.mine),
+            list(base_plan.rec),
+        )
+        ev._add(p, action.card, action.location, action.victim)
+        gain = ev.value(p, hand_size - 1) - base + rng.gauss(0.0, EASY_NOISE)
+        if gain > PASS_MARGIN:
+            scored.append((gain, i))
+    if not scored:
+        return next((a for a in legal if isinstance(a, PassTurn)), legal[-1])
+    scored.sort(reverse=True)
+    if rng.random() < EASY_SLIP:
+        return legal[scored[rng.randrange(min(EASY_SLIP_AMONG, len(scored)))][1]]
+    return legal[scored[0][1]]
+
+
+# --------------------------------------------------------------------------- evaluate
+
+#: How many points a director's lead is worth in prospects: a lead of this many points is
+#: about a 73% prospect (the sigmoid at 1). Games between good bots end 2 to 4 points apart.
+MARGIN_SCALE = 2.5
+#: Coal one card at the Mine brings in a round to come, on average (miners 2, pit builders 1,
+#: less what raids, firedamp and the supply take).
+EXT_PER_MINE_CARD = 1.5
+#: Cards a director sends to the Mine in a round to come.
+MINE_CARDS_PER_ROUND = 2
+#: What each card of a hand is worth beyond that digging, best first (the normal bot's own
+#: valuation, see _Evaluator._hand_value): a hand is what a director guards, raids and
+#: recruits with; without it the search played out its hand every round and ran dry.
+HAND_CARD_VALUES = (0.7, 0.7, 0.7, 0.7, 0.4, 0.4, 0.15, 0.15)
+LAST_ROUNDS_HAND_SCALE = 0.45
+#: A finished game: a place ahead of a director on the same score (tie-break) is worth this.
+TIE_EDGE = 0.5
+
+
+def _complete_round(s: MineState) -> None:
+    """Play out the placements still to come in the round, on the private copy ``s``, with a
+    plain rule of thumb for every director that is not done: guard its coal against a raid
+    stronger than its watchtower, else send a digger to the Mine (two at most; none in round
+    6), else stop. The dummy lays out the rest of its plan. Without it the evaluation would
+    settle a raid before its victim could answer, and count a director that has not placed
+    yet as one that chose to place nothing."""
+    dn = s.dummy_index
+    if dn is not None and s.dummy_plan:
+        s.directors[dn].placed.extend(s.dummy_plan)
+        put(s, "dummy_plan", [])
+    n = s.n_directors
+    last = s.round >= ROUNDS
+    firedamp = any(
+        IS_EVENT[p.card] and KIND[p.card] == "firedamp" for d in s.directors for p in d.placed
+    )
+    # The strongest stack against each director, by its cards (the world is whole here).
+    stacks = [0] * n
+    for raider in s.directors:
+        per: dict[int, int] = {}
+        for p in raider.placed:
+            if p.location == "shelter" and p.victim is not None:
+                per[p.victim] = per.get(p.victim, 0) + ATK[p.card]
+        for v, a in per.items():
+            stacks[v] = max(stacks[v], a)
+    start = s.turn if s.turn is not None else s.die_holder
+    for k in range(n):
+        d = (start + k) % n
+        director = s.directors[d]
+        if director.is_dummy:
+            continue
+        while len(director.placed) < MAX_PLACED and not director.passed:
+            workers = [c for c in director.hand if not IS_EVENT[c]]
+            if not workers:
+                break
+            defence = sum(DEF[p.card] for p in director.placed if p.location == "watchtower")
+            mine = sum(1 for p in director.placed if p.location == "mine")
+            if director.stock >= 1 and stacks[d] > defence:
+                card = max(workers, key=lambda c: (DEF[c], -EXT[c], -c))
+                location = "watchtower"
+            elif not last and mine < MINE_CARDS_PER_ROUND:
+                if firedamp:
+                    card = max(workers, key=lambda c: (KIND[c] == "pit_builder", EXT[c], -c))
+                else:
+                    card = max(workers, key=lambda c: (EXT[c], -c))
+                location = "mine"
+            else:
+                break
+            director.hand.remove(card)
+            director.placed.append(_placement(card=card, location=location))
+    for director in s.directors:
+        put(director, "passed", True)
+
+
+_placement = maker(Placement)
+
+
+def _round_over(state: MineState) -> MineState:
+    """The state once the round in play is resolved: the placements still to come played out
+    by a rule of thumb (:func:`_complete_round`), then the rules' own resolution (raids,
+    sales, the end check, extraction, recruitment) on a private copy."""
+    if state.phase != "placement":
+        return state
+    s = fork(state)
+    _complete_round(s)
+    # The rules' resolution, exactly (rules.py's private step: the evaluation must settle the
+    # raids, the events and the supply as the game will, not by a second reading of §5).
+    _resolve(s, [])
+    return s
+
+
+def _future_sales(state: MineState, director: Director) -> float:
+    """Points a director can still expect after the round just resolved: its stock sold
+    round by round within the sale limits to come, and what its cards dig meanwhile (coal
+    mined in a round sells from the next one on, §5.6-5.8; every director draws 2 a round,
+    §5.9), and what its hand is worth besides."""
+    if state.final is not None or state.round >= ROUNDS:
+        return 0.0
+    if state.variant:
+        limits = [DIE_CARDS[c].sale_max for c in state.die_pile]
+    else:
+        limits = list(range(state.round + 1, ROUNDS + 1))
+    cards = sum(1 for c in director.hand if not IS_EVENT[c])
+    carry = float(director.stock)
+    scale = 1.0 if len(limits) >= 2 else LAST_ROUNDS_HAND_SCALE
+    total = scale * sum(HAND_CARD_VALUES[: len(director.hand)])
+    for i, limit in enumerate(limits):
+        sold = min(carry, float(limit))
+        total += sold
+        carry -= sold
+        if i + 1 < len(limits):
+            diggers = min(cards, MINE_CARDS_PER_ROUND)
+            carry += EXT_PER_MINE_CARD * diggers
+            cards = cards - diggers + BASE_DRAW
+    return total
+
+
+def projected_scores(state: MineState) -> list[float]:
+    """Each director's expected final score (the dummy's too): its score after the round in
+    play, plus the sales it can still expect."""
+    after = _round_over(state)
+    return [d.score + _future_sales(after, d) for d in after.directors]
+
+
+def evaluate(state: MineState) -> list[float]:
+    """Each seat's prospects in [0, 1]: a sigmoid of its projected final score minus the best
+    other director's (the dummy included: if it wins, no seat does). A finished game counts
+    its final scores, and a place won on a tie-break as half a point."""
+    if state.final is not None:
+        order = state.final.order
+        place = {d: i for i, d in enumerate(order)}
+        scores = [
+            d.score + (TIE_EDGE if _wins_tie(state, i, place) else 0.0)
+            for i, d in enumerate(state.directors)
+        ]
+    else:
+        scores = projected_scores(state)
+    out = []
+    for seat in range(state.n_seats):
+        best_other = max(s for d, s in enumerate(scores) if d != seat)
+        out.append(1.0 / (1.0 + math.exp(-(scores[seat] - best_other) / MARGIN_SCALE)))
+    return out
+
+
+def _wins_tie(state: MineState, d: int, place: dict[int, int]) -> bool:
+    """Whether director ``d`` was placed above every director on its score."""
+    score = state.directors[d].score
+    return all(
+        place[d] < place[o]
+        for o, other in enumerate(state.directors)
+        if o != d and other.score == score
+    ) and any(o != d and other.score == score for o, other in enumerate(state.directors))

@@ -12,6 +12,7 @@ from app.games.base import GameEngine, GameInfo, Refusal
 from . import bot, rules
 from .actions import Action, AnyAction
 from .describe import message
+from .determinize import determinize
 from .events import GluckaufEvent
 from .figures import FIGURES
 from .rules import GluckaufOptions, GluckaufState
@@ -21,7 +22,13 @@ from .view import GluckaufView, view, view_json
 __all__ = ["ENGINE", "GluckaufOptions", "GluckaufState", "GluckaufView"]
 
 ENGINE: GameEngine[GluckaufState, GluckaufOptions, AnyAction, GluckaufView] = GameEngine(
-    info=GameInfo(id="gluckauf", title="Glück Auf (Coal Baron)", min_players=2, max_players=4),
+    info=GameInfo(
+        id="gluckauf",
+        title="Glück Auf (Coal Baron)",
+        min_players=2,
+        max_players=4,
+        bot_levels=("easy", "normal", "strong", "random"),
+    ),
     state=GluckaufState,
     options=GluckaufOptions,
     action=Action,
@@ -32,8 +39,10 @@ ENGINE: GameEngine[GluckaufState, GluckaufOptions, AnyAction, GluckaufView] = Ga
     rules=rules,
     view=view,
     view_json=view_json,
-    bots={"normal": bot.choose},
+    bots={"easy": bot.easy, "normal": bot.choose},
     message=message,
     undoable=undoable,
     not_an_action=Refusal("not a Glück Auf action", "gluckauf.not_an_action"),
+    determinize=determinize,
+    evaluate=bot.evaluate,
 )

@@ -12,10 +12,13 @@ cost of extra workers for an oust.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+from app.games.base import Seat
 
 from .actions import (
     ChooseEnd,
@@ -28,7 +31,21 @@ from .actions import (
     StopMining,
     UnloadCube,
 )
-from .data import CAGE_CAPACITY, COLOUR_OF_LEVEL, COLOURS, LEVEL_OF, SPACE_BY_ID, Colour
+from .data import (
+    CAGE_CAPACITY,
+    COLOUR_OF_LEVEL,
+    COLOURS,
+    LEVEL_OF,
+    ORDERS,
+    PARAMS,
+    SHIFTS,
+    SPACE_BY_ID,
+    TILES,
+    TRANSPORTS,
+    Colour,
+    categories_for_shift,
+)
+from .rules import GluckaufState, apply, empty_carts_by_colour, legal_actions
 from .view import GluckaufView, OrderInfo, PlayerView, TileInfo
 
 Step = tuple[Any, ...]
@@ -76,6 +93,36 @@ class Pit:
         weights = {lv: empty_cart_weight(p, rivals or [], c) for lv, c in COLOUR_OF_LEVEL.items()}
         return cls(p.cage_level, Counter(p.cage), Counter(p.storage), carts, spots, left, weights)
 
+    @classmethod
+    def from_state(cls, state: GluckaufState, seat: Seat) -> Pit:
+        """:meth:`from_view` from a whole state (the search's worlds), for ``seat``'s pit."""
+        p = state.players[seat]
+        carts: dict[int, Counter[Colour]] = {lv: Counter() for lv in range(1, 5)}
+        for lv, c in enumerate(p.printed, start=1):
+            if c is not None:
+                carts[lv][c] += 1
+        for t in p.tiles:
+            level = TILES[t.tile].level
+            for c in t.carts:
+                if c is not None:
+                    carts[level][c] += 1
+        spots: list[Spot] = []
+        left: dict[int, int] = {}
+        for o in p.orders:
+            card = ORDERS[o.card]
+            empty = [card.spots[i] for i, cubes in enumerate(o.spots) if not cubes]
+            left[o.card] = len(empty)
+            per = card.vp / len(card.spots)
+            for c in empty:
+                spots.append(Spot(o.card, c, per))
+        spots.sort(key=lambda s: (left[s.order], -s.value, s.order))
+        empties = [empty_carts_by_colour(q) for q in state.players]
+        weights = {
+            lv: _empty_weight(empties[seat][c], [e[c] for i, e in enumerate(empties) if i != seat])
+            for lv, c in COLOUR_OF_LEVEL.items()
+        }
+        return cls(p.cage_level, Counter(p.cage), Counter(p.storage), carts, spots, left, weights)
+
     def copy(self) -> Pit:
         return Pit(
             self.level,
@@ -110,8 +157,12 @@ class Pit:
 
 def empty_cart_weight(me: PlayerView, rivals: list[PlayerView], colour: Colour) -> float:
     """How much one more empty cart of ``colour`` is worth in the shift-3 category (public pits)."""
-    mine = me.empty_carts[colour]
-    best = max((r.empty_carts[colour] for r in rivals), default=0)
+    return _empty_weight(me.empty_carts[colour], [r.empty_carts[colour] for r in rivals])
+
+
+def _empty_weight(mine: int, rivals: list[int]) -> float:
+    """:func:`empty_cart_weight` from the counts: the seat's and each rival's."""
+    best = max(rivals, default=0)
     if mine + 1 == best:
         return 3.0  # draws level for first place
     if mine + 1 > best and mine <= best:
@@ -341,6 +392,38 @@ def choose(view: GluckaufView, legal: list[Any], rng: random.Random) -> Any:
     return _mining(view, me, legal)
 
 
+#: The easy bot's judgement of a placement is off by about this many VP (a normal spread).
+EASY_NOISE = 2.5
+#: How often the easy bot ends a mining action before its plan does (it loses the steps).
+EASY_EARLY_STOP = 0.12
+
+
+def easy(view: GluckaufView, legal: list[Any], rng: random.Random) -> Any:
+    """The "easy" bot: the normal bot's judgement, misjudged as a beginner would.
+
+    It values every placement as the normal bot does but with an error of about
+    :data:`EASY_NOISE` VP, drafts on a noisy card value, keeps draw-5 items by the same
+    value, and now and then stops mining before its plan is done (a step it forgot). Its
+    choices are always legal; they are merely worse.
+    """
+    if len(legal) == 1:
+        return legal[0]
+    seat = view.viewer if view.viewer is not None else view.active
+    if seat is None:
+        raise ValueError("the bot decides for a seat: its view names none and nobody is active")
+    me = view.players[seat]
+    phase = view.phase
+    if phase == "draft":
+        return max(legal, key=lambda a: _draft_score(view, a) + rng.gauss(0.0, EASY_NOISE))
+    if phase == "place":
+        return max(
+            legal, key=lambda a: place_value(view, me, a.space, rng) + rng.gauss(0.0, EASY_NOISE)
+        )
+    if phase == "mining" and StopMining() in legal and rng.random() < EASY_EARLY_STOP:
+        return StopMining()
+    return choose(view, legal, rng)
+
+
 def _draft_score(view: GluckaufView, action: DraftOrder) -> float:
     order = next(o for o in view.draft_display if o.id == action.card)
     cheap = sum(1 for c in order.spots if c in ("Y", "B"))
@@ -370,6 +453,11 @@ def _mining(view: GluckaufView, me: PlayerView, legal: list[Any]) -> Any:
     m = view.mining
     budget = m.steps_left if m is not None else 0
     step = plan_step(Pit.from_view(me, _rivals(view, me)), budget, view.shift)
+    return _step_action(step, legal)
+
+
+def _step_action(step: Step, legal: list[Any]) -> Any:
+    """The legal action of a planned mining step (stop, if the plan's step is not legal)."""
     kind = step[0]
     candidate: Any
     if kind == "stored":
@@ -389,4 +477,230 @@ def _mining(view: GluckaufView, me: PlayerView, legal: list[Any]) -> Any:
     return StopMining() if StopMining() in legal else legal[-1]
 
 
-__all__ = ["choose", "plan_step", "simulate_mining"]
+# --------------------------------------------------------------------------- the search's judgement
+
+
+#: A lead of this many VP in estimated final score gives prospects of about 73% (a logistic's
+#: unit): normal bots' games end 20-50 VP apart, and an estimate mid-game is rough.
+EVALUATION_SCALE = 15.0
+#: Workers still in supply are the turns to come; one is worth about this many VP.
+_WORKER_VP = 1.5
+_ORDER_CARDS = ORDERS
+_TILE_LIGHT: tuple[bool, ...] = tuple(t.side == "light" for t in TILES)
+
+
+def _tallies(state: GluckaufState) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
+    """Each seat's counts for the delivered-order categories (§8.1 step 3): those of its
+    delivered cards, and those its complete outstanding orders would add once delivered."""
+    delivered: list[dict[str, float]] = []
+    pending: list[dict[str, float]] = []
+    for p in state.players:
+        done = dict.fromkeys(_TALLY_KEYS, 0.0)
+        for card in p.delivered:
+            for key, count in _CARD_TALLY[card]:
+                done[key] += count
+        ready = dict.fromkeys(_TALLY_KEYS, 0.0)
+        for outstanding in p.orders:
+            if all(outstanding.spots):
+                for key, count in _CARD_TALLY[outstanding.card]:
+                    ready[key] += count
+        delivered.append(done)
+        pending.append(ready)
+    return delivered, pending
+
+
+_TALLY_KEYS: tuple[str, ...] = (*COLOURS, *TRANSPORTS)
+_CARD_TALLY: tuple[tuple[tuple[str, int], ...], ...] = tuple(
+    (*((c, o.spots.count(c)) for c in COLOURS if c in o.spots), (o.transport, len(o.spots)))
+    for o in ORDERS
+)
+
+
+def _award(
+    counts: list[float], first: float, second: float, second_place: bool, gains: list[float]
+) -> None:
+    """:func:`~app.games.gluckauf.rules.award` over estimated (fractional) counts, added to
+    ``gains``: ties for first share it in full and leave no second (§8.1 step 4)."""
+    top = max(counts)
+    if top <= 0:
+        return
+    leaders = [seat for seat, c in enumerate(counts) if c == top]
+    for seat in leaders:
+        gains[seat] += first
+    if len(leaders) == 1 and second_place:
+        runner = max((c for c in counts if c < top), default=0.0)
+        if runner > 0:
+            for seat, c in enumerate(counts):
+                if c == runner:
+                    gains[seat] += second
+
+
+def majorities(state: GluckaufState) -> list[float]:
+    """The VP each seat can expect from the scorings to come (§8.1), from the counts as they
+    stand. A lead is worth more the nearer its scoring: each seat's chance to come first
+    (or second) in a category is a logistic of its lead over the others, whose spread grows
+    with the workers still to place before that scoring. A complete order counts as nearly
+    delivered while its owner has workers to deliver it this shift, and as delivered by the
+    later scorings."""
+    n = state.n_players
+    second = PARAMS[n].second_place
+    delivered, pending = _tallies(state)
+    empties = [empty_carts_by_colour(p) for p in state.players]
+    # Whether a complete order reaches this shift's scoring: a delivery takes a worker and a
+    # free delivery space, which get scarce at the end of a shift.
+    in_time = [min(1.0, 0.25 * p.supply) * 0.8 for p in state.players]
+    workers = PARAMS[n].workers
+    left_now = sum(p.supply for p in state.players) / (n * workers)  # of this shift, 1 -> 0
+    gains = [0.0] * n
+    for shift in range(state.shift, SHIFTS + 1):
+        current = shift == state.shift
+        spread = _SPREAD_BASE + _SPREAD_PER_SHIFT * (left_now + shift - state.shift)
+        for cat in categories_for_shift(shift):
+            key = cat.key
+            if cat.kind == "empty":
+                counts = [float(e[key]) for e in empties]  # type: ignore[index]
+            elif current:
+                counts = [
+                    d[key] + w * r[key] for d, r, w in zip(delivered, pending, in_time, strict=True)
+                ]
+            else:
+                counts = [d[key] + r[key] for d, r in zip(delivered, pending, strict=True)]
+            _expected_award(counts, cat.first, cat.second if second else 0, spread, gains)
+    return gains
+
+
+#: The spread (in icons or carts) of a count by the time of its scoring: a little at the
+#: scoring itself, and this much more per shift of play still to come.
+_SPREAD_BASE = 0.3
+_SPREAD_PER_SHIFT = 2.0
+
+
+def _expected_award(
+    counts: list[float], first: float, second: float, spread: float, gains: list[float]
+) -> None:
+    """Add each seat's expected VP in one category to ``gains``: first place with the chance
+    that its count ends above every other, second with the chance that it ends above all but
+    one (§8.1 step 4; a count still at 0 scores only if it has time to grow)."""
+    for seat, mine in enumerate(counts):
+        if mine <= 0 and spread < 1.0:
+            continue
+        others = sorted((c for i, c in enumerate(counts) if i != seat), reverse=True)
+        top = _logistic((mine - others[0]) / spread)
+        gains[seat] += first * top
+        if second and len(others) > 1:
+            gains[seat] += second * max(0.0, _logistic((mine - others[1]) / spread) - top)
+
+
+def _logistic(x: float) -> float:
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+# The worth, in VP, of what a pit and its orders hold: hand-set, guided by least-squares fits
+# of final scores on these quantities over games of normal and easy bots (which value a
+# Mark at 0.3-0.6, a cube at 1-2 VP, a filled spot at its share of the order or more, and a
+# worker in supply at about 0.5), and ordered so that every step towards a delivery gains:
+# a cube is worth less than the spot it fits, a filled spot less than a complete order, a
+# complete order a little less than the delivered one.
+#: A cube, by colour: its coal VP at the end and the orders it may fill, which pay more for
+#: the deeper colours (about 1.5 VP a yellow icon, 4.3 a black one).
+_CUBE: dict[Colour, float] = {"Y": 1.0, "B": 1.0, "G": 1.2, "K": 1.5}
+#: A cube that an open spot wants is worth at least this share of the spot's VP: at the
+#: surface (storage, or the cage at level 0), down the pit; then once on the spot.
+_NEAR_SHARE = 0.8
+_FAR_SHARE = 0.65
+_FILLED_SHARE = 0.9
+#: A complete order, short of the worker that delivers it.
+_COMPLETE = -0.5
+#: By shift: a Mark, an incomplete order (its -1 VP at the end if it stays so, §9, and the
+#: turns it takes), a tile of imbalance (-2 VP at the end, §9, but time to even it out).
+_MARK = (0.45, 0.4, 0.3)
+_INCOMPLETE = (-1.5, -1.5, -2.0)
+_IMBALANCE = (0.0, -0.5, -1.5)
+_WORKER = 0.5
+
+
+def projected_score(state: GluckaufState, seat: Seat) -> float:
+    """An estimate of ``seat``'s final VP, majorities of the scorings to come left out: VP so
+    far, money, the coal in the pit (more for coal an open spot wants, more at the surface),
+    the orders under way, the workers left and the tile imbalance (§9). Finished: the VP,
+    leftover Marks breaking ties."""
+    p = state.players[seat]
+    if state.phase == "over":
+        return p.vp + p.money * 0.01  # the leftover Marks break ties (§9)
+    late = min(state.shift, SHIFTS) - 1
+    value = p.vp + p.money * _MARK[late] + _WORKER * p.supply
+    near: Counter[Colour] = Counter(p.storage)
+    far: Counter[Colour] = Counter(c for c in p.printed if c is not None)
+    (near if p.cage_level == 0 else far).update(p.cage)
+    for t in p.tiles:
+        far.update(c for c in t.carts if c is not None)
+    open_spots: list[tuple[float, Colour]] = []
+    for outstanding in p.orders:
+        o = _ORDER_CARDS[outstanding.card]
+        if all(outstanding.spots):
+            value += o.vp + _COMPLETE
+            continue
+        value += _INCOMPLETE[late]
+        share = o.vp / len(o.spots)
+        for i, cubes in enumerate(outstanding.spots):
+            if cubes:
+                value += _FILLED_SHARE * share
+            else:
+                open_spots.append((share, o.spots[i]))
+    # The richest open spots get the coal first, the cubes at the surface before the others.
+    open_spots.sort(reverse=True)
+    for share, colour in open_spots:
+        if near[colour] > 0:
+            near[colour] -= 1
+            value += max(_CUBE[colour], _NEAR_SHARE * share)
+        elif far[colour] > 0:
+            far[colour] -= 1
+            value += max(_CUBE[colour], _FAR_SHARE * share)
+    for c in COLOURS:
+        value += _CUBE[c] * (near[c] + far[c])
+    light = sum(1 for t in p.tiles if _TILE_LIGHT[t.tile])
+    return value + _IMBALANCE[late] * abs(2 * light - len(p.tiles))
+
+
+def finish_mining(state: GluckaufState) -> GluckaufState:
+    """``state`` with the mining action under way (if any) played out as the normal bot's
+    plan would: a search that stops in the middle of one judges what the steps left are
+    worth, not where its random steps left the cage."""
+    s = state
+    for _ in range(2 * CAGE_CAPACITY * 4):  # more than any budget's steps
+        phase = s.phase
+        if phase != "mining" and phase != "two_for_one":
+            break
+        seat = s.active
+        legal: list[Any] = legal_actions(s, seat)
+        if phase == "two_for_one":
+            pit = Pit.from_state(s, seat)
+            action = min(legal, key=lambda a: (_surplus_rank(pit, a.colour), a.source != "storage"))
+        else:
+            budget = s.mining.budget if s.mining is not None else 0
+            action = _step_action(plan_step(Pit.from_state(s, seat), budget, s.shift), legal)
+        s, _ = apply(s, seat, action)
+    return s
+
+
+def evaluate(state: GluckaufState) -> list[float]:
+    """Each seat's prospects in [0, 1]: a logistic of its estimated final score (projected
+    score plus the majorities it holds) minus the best other seat's, once the mining action
+    under way is finished (:func:`finish_mining`)."""
+    state = finish_mining(state)
+    n = state.n_players
+    if state.phase == "over":
+        totals = [projected_score(state, seat) for seat in range(n)]
+    else:
+        held = majorities(state)
+        totals = [projected_score(state, seat) + held[seat] for seat in range(n)]
+    out: list[float] = []
+    for seat in range(n):
+        lead = totals[seat] - max(t for i, t in enumerate(totals) if i != seat)
+        out.append(_logistic(lead / EVALUATION_SCALE))
+    return out
+
+
+__all__ = ["choose", "easy", "evaluate", "plan_step", "projected_score", "simulate_mining"]

@@ -11,6 +11,8 @@ not used. A shared first place counts as a split win. The table shows ``A``'s wi
 with its 95% confidence interval (Wilson), the fair share (1/N, for solo: none), ``A``'s mean
 score margin over the best other seat (over Hal in solo), and the seconds per move of each
 level. Every bot decides from its seat's view only (``ENGINE.view``), as on the server.
+The strong level is the game's search, measured also where the game does not offer it yet
+(a game offers it once this ladder shows it beating normal).
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.games import REGISTRY
-from app.games.base import SearchBudget
+from app.games import REGISTRY, search
+from app.games.base import STRONG, SearchBudget
 from app.games.search import win_shares
 
 DEFAULT_MATCHUPS = "strong:normal,normal:easy,easy:random"
@@ -55,9 +57,12 @@ def play(game_id: str, n: int, seed: int, a: str, b: str, budget: SearchBudget) 
         legal = engine.legal_actions(state, seat)
         level = levels[seat]
         start = time.perf_counter()
-        action = engine.bot(
-            engine.view(state, seat), legal, rngs[seat], level, seat=seat, budget=budget
-        )
+        view = engine.view(state, seat)
+        if level == STRONG:
+            # The search itself, also in a game that does not offer it yet (its trial).
+            action = search.choose(engine, view, seat, legal, rngs[seat], budget)
+        else:
+            action = engine.bot(view, legal, rngs[seat], level)
         outcome.seconds[level] = outcome.seconds.get(level, 0.0) + time.perf_counter() - start
         outcome.moves[level] = outcome.moves.get(level, 0) + 1
         state = engine.apply(state, seat, action).state

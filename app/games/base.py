@@ -521,7 +521,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         view_json: Callable[[StateT, Seat | None, dict[Any, Any]], dict[str, Any]] | None = None,
         determinize: Callable[[ViewT, Seat, random.Random], StateT] | None = None,
         evaluate: Callable[[StateT], list[float]] | None = None,
-        search_style: SearchStyle = DEFAULT_SEARCH,
+        search_style: SearchStyle | None = None,
     ) -> None:
         """Declare a game from its parts.
 
@@ -538,11 +538,16 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         third argument is the caller's ``parts`` of :meth:`Engine.view_json` (a new dict
         when the caller keeps none).
         ``determinize`` and ``evaluate`` are what the "strong" level searches with
-        (:meth:`Engine.determinize`, :meth:`Engine.evaluate`); a game with both offers it,
-        searching in its ``search_style``.
+        (:meth:`Engine.determinize`, :meth:`Engine.evaluate`). A game offers that level
+        when it also declares its ``search_style``: a game declares it once the ladder
+        (benchmarks/ladder.py, docs/BOTS.md) shows its search beating its normal bot, so
+        that no level called strong is weaker than normal.
         """
         levels = {"random", *bots}
-        if determinize is not None and evaluate is not None:
+        self._searches = (
+            determinize is not None and evaluate is not None and search_style is not None
+        )
+        if self._searches:
             levels.add(STRONG)
         if set(info.bot_levels) != levels:
             raise ValueError(
@@ -578,9 +583,13 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._check_options_at_start = check_options_at_start
         self._determinize = determinize
         self._evaluate = evaluate
-        self.search_style = search_style
-        if search_style.rollout_level not in levels - {STRONG}:
-            raise ValueError(f"{info.id}: no bot level {search_style.rollout_level!r} to roll out")
+        #: How a search of this game goes (the default style where the game declares none:
+        #: what the ladder tries before the game offers the strong level).
+        self.search_style = search_style or DEFAULT_SEARCH
+        if self.search_style.rollout_level not in {"random", *bots}:
+            raise ValueError(
+                f"{info.id}: no bot level {self.search_style.rollout_level!r} to roll out"
+            )
         if info.default_bot_level not in levels:
             raise ValueError(f"{info.id}: no bot level {info.default_bot_level!r} to default to")
 
@@ -704,7 +713,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
             raise TypeError(
                 f"{self.info.id}: expected a {self._view_model.__name__}, got {type(view).__name__}"
             )
-        if level == STRONG and self._determinize is not None:
+        if level == STRONG and self._searches:
             if seat is None:
                 raise ValueError(f"{self.info.id}: the strong bot needs the seat it plays")
             from app.games import search  # the search imports this module

@@ -22,7 +22,7 @@ import time
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.games.base import Result, SearchBudget, Seat
+from app.games.base import Result, SearchBudget, SearchStyle, Seat
 
 if TYPE_CHECKING:
     from app.games.base import GameEngine
@@ -90,13 +90,15 @@ def choose(
     legal_actions: Sequence[Any],
     rng: random.Random,
     budget: SearchBudget,
+    style: SearchStyle | None = None,
 ) -> Any:
     """The move the search finds best for ``seat`` from its ``view``, one of
-    ``legal_actions`` (the moves the seat has; every world it deals has the same)."""
+    ``legal_actions`` (the moves the seat has; every world it deals has the same), searching
+    in ``style`` (the game's own by default)."""
     if len(legal_actions) == 1:
         return legal_actions[0]
     rules = engine.rules
-    style = engine.search_style
+    style = style or engine.search_style
     exploration = style.exploration
     by_policy = style.rollout_level != "random"
     root = _Node(seat)

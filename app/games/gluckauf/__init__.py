@@ -27,7 +27,7 @@ ENGINE: GameEngine[GluckaufState, GluckaufOptions, AnyAction, GluckaufView] = Ga
         title="Glück Auf (Coal Baron)",
         min_players=2,
         max_players=4,
-        bot_levels=("easy", "normal", "strong", "random"),
+        bot_levels=("easy", "normal", "random"),
     ),
     state=GluckaufState,
     options=GluckaufOptions,

@@ -311,6 +311,10 @@ class SearchStyle(NamedTuple):
     rollout_depth: int = 8
     rollout_level: str = "random"
     exploration: float = 0.7
+    #: The other seats' moves made by the rollout bot, not searched: the tree branches
+    #: only on the searching seat's own choices (fewer, deeper), against opponents
+    #: expected to play like that bot.
+    opponents_by_policy: bool = False
 
 
 DEFAULT_SEARCH = SearchStyle()

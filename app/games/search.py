@@ -101,6 +101,7 @@ def choose(
     style = style or engine.search_style
     exploration = style.exploration
     by_policy = style.rollout_level != "random"
+    opponents_by_policy = style.opponents_by_policy
     root = _Node(seat)
     root_keys = [_key(a) for a in legal_actions]
     deadline = time.perf_counter() + budget.seconds
@@ -116,7 +117,20 @@ def choose(
         keys = root_keys
         actor = seat
         # Selection, then one expansion: down the tree while every move here was tried.
+        # With ``opponents_by_policy`` the others' moves are not branched on: the rollout
+        # bot makes them, and the tree holds only the searching seat's own choices.
         while True:
+            if actor != seat and opponents_by_policy:
+                state, _ = rules.apply(
+                    state, actor, _policy_move(engine, state, actor, rng, style.rollout_level)
+                )
+                if rules.result(state) is not None:
+                    break
+                actor = _actor(rules.to_act(state), seat)
+                if actor == seat:
+                    actions = rules.legal_actions(state, actor)
+                    keys = [_key(a) for a in actions]
+                continue
             for k in keys:
                 child = node.children.get(k)
                 if child is not None:
@@ -143,18 +157,19 @@ def choose(
             if untried or rules.result(state) is not None:
                 break
             actor = _actor(rules.to_act(state), seat)
-            actions = rules.legal_actions(state, actor)
-            keys = [_key(a) for a in actions]
+            if actor == seat or not opponents_by_policy:
+                actions = rules.legal_actions(state, actor)
+                keys = [_key(a) for a in actions]
         # A short playout past the edge, then the position as the game judges it. A policy
         # plays each seat from that seat's view of the dealt world, as it would at a table.
         for _ in range(style.rollout_depth):
             if rules.result(state) is not None:
                 break
             mover = _actor(rules.to_act(state), seat)
-            moves = list(rules.legal_actions(state, mover))
-            if by_policy and len(moves) > 1:
-                move = engine.bot(engine.view(state, mover), moves, rng, style.rollout_level)
+            if by_policy:
+                move = _policy_move(engine, state, mover, rng, style.rollout_level)
             else:
+                moves = rules.legal_actions(state, mover)
                 move = moves[rng.randrange(len(moves))]
             state, _ = rules.apply(state, mover, move)
         rewards = _rewards(engine, state, n_seats)
@@ -166,6 +181,20 @@ def choose(
         key=lambda i: _score(root.children.get(root_keys[i])),
     )
     return legal_actions[best]
+
+
+def _policy_move(
+    engine: GameEngine[Any, Any, Any, Any],
+    state: Any,
+    mover: Seat,
+    rng: random.Random,
+    level: str,
+) -> Any:
+    """The move of the ``level`` bot for ``mover``, from its view of the dealt world."""
+    moves = list(engine.rules.legal_actions(state, mover))
+    if len(moves) == 1:
+        return moves[0]
+    return engine.bot(engine.view(state, mover), moves, rng, level)
 
 
 def _score(node: _Node | None) -> tuple[int, float]:

@@ -471,8 +471,11 @@ def _queue(
         return [*tail, *rest]
     i, j = units[rng.randrange(len(units))]
     left = steps[i].get("amount", 0) - j
-    paused: list[Plan] = [{**steps[i], "amount": left}] if left > 0 else []
+    resumed = steps[i].copy()
+    resumed["amount"] = left
+    paused = [resumed] if left > 0 else []
     main = len(take) + len(gains)
+    after: list[Plan]
     if i < main:  # the bonuses are still one step, expanded when it runs (§8)
         after = [*steps[i + 1 : main], {"kind": "bonus", "player": p, "reason": trigger}]
     else:

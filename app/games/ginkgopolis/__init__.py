@@ -12,6 +12,7 @@ from app.games.base import GameEngine, GameInfo, Refusal
 from . import bot, rules
 from .actions import Action, ActionModel
 from .describe import message
+from .determinize import determinize
 from .events import EventUnion
 from .figures import FIGURES
 from .rules import GinkgopolisOptions, GinkgopolisState
@@ -39,4 +40,5 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     message=message,
     undoable=undoable,
     not_an_action=Refusal("not a Ginkgopolis action", "ginkgopolis.not_an_action"),
+    determinize=determinize,
 )

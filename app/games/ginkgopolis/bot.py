@@ -9,13 +9,21 @@ and the districts taken away from opponents. It sees nothing but the view.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import data as D
 from .actions import Contribute, ContributeDone, DraftPick, KeepHand, MoveToken, Select, Take
-from .rules import Building, district_scores, end_card_score, neighbours
+from .rules import (
+    Building,
+    GinkgopolisState,
+    compute_scores,
+    district_scores,
+    end_card_score,
+    neighbours,
+)
 from .view import GinkgopolisView
 
 _TRIGGER_WEIGHT = {"build_up": 1.3, "urbanize": 1.1, "exploit": 1.0}
@@ -237,3 +245,86 @@ def choose(view: GinkgopolisView, legal: list[Any], rng: random.Random) -> Any:
         scored = [(_score_select(ctx, a) + rng.random() * 1e-6, i) for i, a in enumerate(legal)]
         return legal[max(scored)[1]]
     return legal[rng.randrange(len(legal))]
+
+
+#: How far the easy policy misjudges a selection (SP of noise on each score), and how often it
+#: takes any other decision (item, token cell, refill tile, draft pick) at random.
+EASY_NOISE = 2.5
+EASY_SLIP = 0.3
+
+
+def easy(view: GinkgopolisView, legal: list[Any], rng: random.Random) -> Any:
+    """The easy policy: the normal judgement of a selection blurred by noise, as a player who
+    weighs the options roughly, and now and then a careless choice elsewhere."""
+    first = legal[0]
+    if isinstance(first, Select):
+        ctx = _ctx(view)
+        scored = [
+            (_score_select(ctx, a) + rng.gauss(0.0, EASY_NOISE), i) for i, a in enumerate(legal)
+        ]
+        return legal[max(scored)[1]]
+    if rng.random() < EASY_SLIP:
+        return legal[rng.randrange(len(legal))]
+    return choose(view, legal, rng)
+
+
+# --------------------------------------------------------------------------- the search's judge
+
+#: Weights of :func:`evaluate` (tuned with benchmarks/ladder.py).
+E: dict[str, float] = {
+    "scale": 7.0,  # SP of lead that make a seat's prospects about 0.73 (a sigmoid's unit)
+    "item": 1.0,  # a resource or tile behind the screen, in SP, with many rounds to go
+    "item_rounds": 5.0,  # rounds to go from which an item keeps its full worth
+    "bonus_rounds": 2.5,  # rounds per trigger of a permanent bonus
+    "tiles_per_round": 1.2,  # tiles drawn from the supply per player and round
+}
+
+
+def rounds_left(s: GinkgopolisState) -> float:
+    """About how many rounds the game has to go (§11): until the supply runs dry (twice but
+    solo), a player's resources are all in the city, or (solo) Hal cannot pay."""
+    if s.phase == "over":
+        return 0.0
+    if s.end_triggered:
+        return 0.0
+    players = [pl for pl in s.players if not pl.hal]
+    per_round = E["tiles_per_round"] * len(players) + (1.0 if s.solo else 0.0)
+    left = len(s.supply) / per_round + (0.0 if s.refill_done else 3.0)
+    for pl in s.players:
+        stock = pl.supply + pl.resources
+        left = min(left, stock / W["hal_spend"] if pl.hal else stock / 1.5 + 1.0)
+    return max(0.0, left)
+
+
+def estimates(s: GinkgopolisState) -> list[float]:
+    """Each player's (Hal's last, solo) final score as it stands: the points of §12 if the game
+    ended now, plus what its resources, tiles and permanent bonuses may still bring."""
+    final = s.final if s.final is not None else compute_scores(s)
+    left = rounds_left(s)
+    worth = E["item"] * min(1.0, left / E["item_rounds"])
+    triggers = left / E["bonus_rounds"]
+    out: list[float] = []
+    for pl, f in zip(s.players, final, strict=True):
+        value = float(f.total)
+        if left > 0 and not pl.hal:
+            value += worth * (pl.resources + len(pl.tiles) + len(pl.set_aside))
+            for card in (*pl.characters, *pl.tableau):
+                bonus = D.BONUS[card]
+                if bonus is not None:
+                    value += triggers * worth * sum(n for _, n in bonus[1])
+        out.append(value)
+    return out
+
+
+def evaluate(s: GinkgopolisState) -> list[float]:
+    """Each seat's prospects in [0, 1]: a sigmoid of its estimated final score (see
+    :func:`estimates`) minus the best other's, solo minus Hal's (one seat: its prospect of
+    beating him). Works on finished states too (then the estimates are the final scores)."""
+    est = estimates(s)
+    n = s.n_players
+    out: list[float] = []
+    for p in range(n):
+        others = [e for q, e in enumerate(est) if q != p]
+        lead = est[p] - max(others)
+        out.append(1.0 / (1.0 + math.exp(-lead / E["scale"])))
+    return out

@@ -18,6 +18,7 @@ from . import data as D
 from .actions import Contribute, ContributeDone, DraftPick, KeepHand, MoveToken, Select, Take
 from .rules import (
     Building,
+    FinalScore,
     GinkgopolisState,
     compute_scores,
     district_scores,
@@ -270,61 +271,85 @@ def easy(view: GinkgopolisView, legal: list[Any], rng: random.Random) -> Any:
 
 # --------------------------------------------------------------------------- the search's judge
 
-#: Weights of :func:`evaluate` (tuned with benchmarks/ladder.py).
-E: dict[str, float] = {
-    "scale": 7.0,  # SP of lead that make a seat's prospects about 0.73 (a sigmoid's unit)
-    "item": 1.0,  # a resource or tile behind the screen, in SP, with many rounds to go
-    "item_rounds": 5.0,  # rounds to go from which an item keeps its full worth
-    "bonus_rounds": 2.5,  # rounds per trigger of a permanent bonus
-    "tiles_per_round": 1.2,  # tiles drawn from the supply per player and round
+#: Weights of :func:`evaluate`: least-squares fits of the final margin over the best other
+#: seat (solo: over Hal) on positions of games between normal bots (solo 150 games; 2 and 4
+#: players 80 and 50, their weights blended), the final margins' spread around them setting
+#: the sigmoid's unit.
+E_SOLO: dict[str, float] = {
+    "sp": 0.75,  # per SP banked
+    "board": 0.8,  # per point of districts and end-game cards if the game ended now
+    "item": 0.06,  # per resource or tile behind the screen, and per supply tile to go
+    "item_supply": 0.022,
+    "bonus": 0.03,  # per item a permanent bonus gives, and per supply tile to go
+    "bonus_supply": 0.046,
+    "supply": -0.16,  # per tile left in the supply (Hal scores on while it lasts)
+    "stock": -0.43,  # per resource left to whichever of you and Hal has fewest (ditto)
+    "scale": 10.0,  # SP of expected lead that make a seat's prospects 0.73
+}
+E_TABLE: dict[str, float] = {
+    "sp": 0.75,
+    "board": 0.9,
+    "item": 0.7,
+    "item_supply": 0.0,
+    "bonus": 0.3,
+    "bonus_supply": 0.06,
+    "supply": 0.0,
+    "stock": 0.0,
+    "scale": 10.0,
 }
 
-
-def rounds_left(s: GinkgopolisState) -> float:
-    """About how many rounds the game has to go (§11): until the supply runs dry (twice but
-    solo), a player's resources are all in the city, or (solo) Hal cannot pay."""
-    if s.phase == "over":
-        return 0.0
-    if s.end_triggered:
-        return 0.0
-    players = [pl for pl in s.players if not pl.hal]
-    per_round = E["tiles_per_round"] * len(players) + (1.0 if s.solo else 0.0)
-    left = len(s.supply) / per_round + (0.0 if s.refill_done else 3.0)
-    for pl in s.players:
-        stock = pl.supply + pl.resources
-        left = min(left, stock / W["hal_spend"] if pl.hal else stock / 1.5 + 1.0)
-    return max(0.0, left)
+#: A refill still to come is worth this many supply tiles (§10).
+_REFILL_TILES = 20
 
 
-def estimates(s: GinkgopolisState) -> list[float]:
-    """Each player's (Hal's last, solo) final score as it stands: the points of §12 if the game
-    ended now, plus what its resources, tiles and permanent bonuses may still bring."""
-    final = s.final if s.final is not None else compute_scores(s)
-    left = rounds_left(s)
-    worth = E["item"] * min(1.0, left / E["item_rounds"])
-    triggers = left / E["bonus_rounds"]
-    out: list[float] = []
-    for pl, f in zip(s.players, final, strict=True):
-        value = float(f.total)
-        if left > 0 and not pl.hal:
-            value += worth * (pl.resources + len(pl.tiles) + len(pl.set_aside))
-            for card in (*pl.characters, *pl.tableau):
-                bonus = D.BONUS[card]
-                if bonus is not None:
-                    value += triggers * worth * sum(n for _, n in bonus[1])
-        out.append(value)
-    return out
+def _bonus_items(cards: tuple[str, ...] | list[str]) -> int:
+    return sum(n for c in cards if (b := D.BONUS[c]) is not None for _, n in b[1])
+
+
+def _lead(
+    s: GinkgopolisState,
+    final: list[FinalScore],
+    p: int,
+    o: int,
+    supply: int,
+    weights: dict[str, float],
+) -> float:
+    """The expected final margin of player ``p`` over player ``o`` (see :data:`E_SOLO`)."""
+    me, other = s.players[p], s.players[o]
+    fp, fo = final[p], final[o]
+    lead = weights["sp"] * (fp.sp - fo.sp) + (fp.tokens - fo.tokens)
+    lead += weights["board"] * (fp.districts + fp.cards - fo.districts - fo.cards)
+    items = me.resources + len(me.tiles) + len(me.set_aside)
+    bonus = _bonus_items([*me.characters, *me.tableau])
+    if not other.hal:
+        items -= other.resources + len(other.tiles) + len(other.set_aside)
+        bonus -= _bonus_items([*other.characters, *other.tableau])
+    lead += (weights["item"] + weights["item_supply"] * supply) * items
+    lead += (weights["bonus"] + weights["bonus_supply"] * supply) * bonus
+    return lead
 
 
 def evaluate(s: GinkgopolisState) -> list[float]:
-    """Each seat's prospects in [0, 1]: a sigmoid of its estimated final score (see
-    :func:`estimates`) minus the best other's, solo minus Hal's (one seat: its prospect of
-    beating him). Works on finished states too (then the estimates are the final scores)."""
-    est = estimates(s)
+    """Each seat's prospects in [0, 1]: a sigmoid of its expected final margin over the best
+    other seat (solo: over Hal, the one seat's prospect of beating him), from the points of
+    §12 as they stand, the SP banked, what its resources, tiles and permanent bonuses may
+    still bring while the supply lasts and, solo, how long Hal has to score on. A finished
+    game's margins are its final scores'."""
     n = s.n_players
+    final = s.final if s.final is not None else compute_scores(s)
+    totals = [f.total for f in final]
+    over = s.phase == "over"
+    supply = 0 if over else len(s.supply) + (0 if s.refill_done else _REFILL_TILES)
+    weights = E_SOLO if s.solo else E_TABLE
     out: list[float] = []
     for p in range(n):
-        others = [e for q, e in enumerate(est) if q != p]
-        lead = est[p] - max(others)
-        out.append(1.0 / (1.0 + math.exp(-lead / E["scale"])))
+        o = max((q for q in range(len(totals)) if q != p), key=totals.__getitem__)
+        if over:
+            lead = float(totals[p] - totals[o])
+        else:
+            lead = _lead(s, final, p, o, supply, weights)
+            if s.solo:
+                stock = min(pl.supply + pl.resources for pl in s.players)
+                lead += weights["supply"] * supply + weights["stock"] * stock
+        out.append(1.0 / (1.0 + math.exp(-lead / weights["scale"])))
     return out

@@ -12,6 +12,7 @@ from app.games.base import GameEngine, GameInfo, Refusal
 from . import bot, rules
 from .actions import Action, ActionModel
 from .describe import message
+from .determinize import determinize
 from .events import EventUnion
 from .figures import FIGURES
 from .rules import GinkgopolisOptions, GinkgopolisState
@@ -21,7 +22,13 @@ from .view import GinkgopolisView, view, view_json
 __all__ = ["ENGINE", "GinkgopolisOptions", "GinkgopolisState", "GinkgopolisView"]
 
 ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, GinkgopolisView] = GameEngine(
-    info=GameInfo(id="ginkgopolis", title="Ginkgopolis", min_players=1, max_players=5),
+    info=GameInfo(
+        id="ginkgopolis",
+        title="Ginkgopolis",
+        min_players=1,
+        max_players=5,
+        bot_levels=("easy", "normal", "strong", "random"),
+    ),
     state=GinkgopolisState,
     options=GinkgopolisOptions,
     action=Action,
@@ -35,8 +42,10 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     check_options_at_start=False,
     view=view,
     view_json=view_json,
-    bots={"normal": bot.choose},
+    bots={"easy": bot.easy, "normal": bot.choose},
     message=message,
     undoable=undoable,
     not_an_action=Refusal("not a Ginkgopolis action", "ginkgopolis.not_an_action"),
+    determinize=determinize,
+    evaluate=bot.evaluate,
 )

@@ -1,0 +1,104 @@
+"""The bot levels of Ginkgopolis (issue 21): easy, normal, strong and the search's evaluate.
+
+Their strength is measured by benchmarks/ladder.py, not here: these tests hold each level to
+legal, deterministic play and evaluate to its contract.
+"""
+
+from __future__ import annotations
+
+import random
+
+from app.games.base import SearchBudget, dump
+from app.games.ginkgopolis import ENGINE
+from app.games.ginkgopolis.bot import evaluate
+from app.games.ginkgopolis.rules import GinkgopolisOptions, GinkgopolisState
+
+from .test_ginkgopolis_scenarios import play_random
+
+
+def _positions(n: int, seed: int, every: int = 7) -> list[GinkgopolisState]:
+    rng = random.Random(seed)
+    s = ENGINE.setup(n, seed, GinkgopolisOptions())
+    out = [s]
+    while ENGINE.result(s) is None:
+        seat = min(ENGINE.to_act(s))
+        s = ENGINE.apply(
+            s, seat, ENGINE.bot(ENGINE.view(s, seat), ENGINE.legal_actions(s, seat), rng)
+        ).state
+        if rng.randrange(every) == 0:
+            out.append(s)
+    out.append(s)
+    return out
+
+
+def test_evaluate_gives_every_seat_prospects_in_0_1_and_the_winner_the_best_at_the_end() -> None:
+    for n in (1, 2, 3, 5):
+        states = _positions(n, 40 + n)
+        for s in states:
+            values = evaluate(s)
+            assert len(values) == n
+            assert all(0.0 <= v <= 1.0 for v in values)
+        result = ENGINE.result(states[-1])
+        assert result is not None
+        values = evaluate(states[-1])
+        if n == 1:
+            assert (values[0] > 0.5) == (result.places[0] == 1)
+        else:
+            best = max(values)
+            assert {p for p in range(n) if values[p] == best} == {
+                p for p, place in result.places.items() if place == 1
+            }
+
+
+def test_evaluate_prefers_more_sp() -> None:
+    s = ENGINE.setup(2, 3, GinkgopolisOptions())
+    richer = s.model_copy(deep=True)
+    richer.players[0].sp += 10
+    assert evaluate(richer)[0] > evaluate(s)[0]
+    assert evaluate(richer)[1] < evaluate(s)[1]
+
+
+def test_easy_plays_whole_games_legally() -> None:
+    for n in (1, 2, 4):
+        final, _ = play_random(n, 7 + n, level="easy")
+        assert ENGINE.result(final) is not None
+
+
+def test_easy_is_deterministic_for_a_seed_and_not_always_normal() -> None:
+    differs = 0
+    for s in _positions(3, 12, every=3):
+        seats = sorted(ENGINE.to_act(s))
+        if not seats:
+            continue
+        seat = seats[0]
+        v, legal = ENGINE.view(s, seat), ENGINE.legal_actions(s, seat)
+        a = ENGINE.bot(v, legal, random.Random(5), "easy")
+        assert a in legal and a == ENGINE.bot(v, legal, random.Random(5), "easy")
+        differs += a != ENGINE.bot(v, legal, random.Random(5), "normal")
+    assert differs > 0
+
+
+def test_strong_picks_a_legal_move_the_same_for_the_same_seed_and_budget() -> None:
+    budget = SearchBudget(iterations=25, seconds=60.0)
+    for n in (1, 3):
+        for s in _positions(n, 30 + n, every=15)[1:4]:
+            seats = sorted(ENGINE.to_act(s))
+            if not seats:
+                continue
+            seat = seats[0]
+            v, legal = ENGINE.view(s, seat), ENGINE.legal_actions(s, seat)
+            a = ENGINE.bot(v, legal, random.Random(1), "strong", seat=seat, budget=budget)
+            b = ENGINE.bot(v, legal, random.Random(1), "strong", seat=seat, budget=budget)
+            assert a in legal and dump(a) == dump(b)
+
+
+def test_strong_plays_a_solo_game_to_the_end() -> None:
+    budget = SearchBudget(iterations=8, seconds=60.0)
+    s = ENGINE.setup(1, 5, GinkgopolisOptions())
+    rng = random.Random(5)
+    while ENGINE.result(s) is None:
+        legal = ENGINE.legal_actions(s, 0)
+        s = ENGINE.apply(
+            s, 0, ENGINE.bot(ENGINE.view(s, 0), legal, rng, "strong", seat=0, budget=budget)
+        ).state
+    assert ENGINE.result(s) is not None

@@ -525,7 +525,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         view_json: Callable[[StateT, Seat | None, dict[Any, Any]], dict[str, Any]] | None = None,
         determinize: Callable[[ViewT, Seat, random.Random], StateT] | None = None,
         evaluate: Callable[[StateT], list[float]] | None = None,
-        search_style: SearchStyle | None = None,
+        search_style: SearchStyle = DEFAULT_SEARCH,
     ) -> None:
         """Declare a game from its parts.
 
@@ -542,15 +542,15 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         third argument is the caller's ``parts`` of :meth:`Engine.view_json` (a new dict
         when the caller keeps none).
         ``determinize`` and ``evaluate`` are what the "strong" level searches with
-        (:meth:`Engine.determinize`, :meth:`Engine.evaluate`). A game offers that level
-        when it also declares its ``search_style``: a game declares it once the ladder
-        (benchmarks/ladder.py, docs/BOTS.md) shows its search beating its normal bot, so
-        that no level called strong is weaker than normal.
+        (:meth:`Engine.determinize`, :meth:`Engine.evaluate`), in the game's
+        ``search_style``. A game with both may offer that level by naming it in
+        ``info.bot_levels``: it does once the ladder (benchmarks/ladder.py, docs/BOTS.md)
+        shows its search beating its normal bot, so that no level called strong is weaker
+        than normal. Until then the ladder still measures its search.
         """
         levels = {"random", *bots}
-        self._searches = (
-            determinize is not None and evaluate is not None and search_style is not None
-        )
+        can_search = determinize is not None and evaluate is not None
+        self._searches = can_search and STRONG in info.bot_levels
         if self._searches:
             levels.add(STRONG)
         if set(info.bot_levels) != levels:
@@ -587,9 +587,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._check_options_at_start = check_options_at_start
         self._determinize = determinize
         self._evaluate = evaluate
-        #: How a search of this game goes (the default style where the game declares none:
-        #: what the ladder tries before the game offers the strong level).
-        self.search_style = search_style or DEFAULT_SEARCH
+        #: How a search of this game goes.
+        self.search_style = search_style
         if self.search_style.rollout_level not in {"random", *bots}:
             raise ValueError(
                 f"{info.id}: no bot level {self.search_style.rollout_level!r} to roll out"

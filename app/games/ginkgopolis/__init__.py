@@ -7,7 +7,7 @@ shared :class:`~app.games.base.GameEngine` over Ginkgopolis' ``rules``, ``view``
 
 from __future__ import annotations
 
-from app.games.base import GameEngine, GameInfo, Refusal
+from app.games.base import GameEngine, GameInfo, Refusal, SearchStyle
 
 from . import bot, rules
 from .actions import Action, ActionModel
@@ -27,7 +27,7 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
         title="Ginkgopolis",
         min_players=1,
         max_players=5,
-        bot_levels=("easy", "normal", "strong", "random"),
+        bot_levels=("easy", "normal", "random"),
     ),
     state=GinkgopolisState,
     options=GinkgopolisOptions,
@@ -48,4 +48,8 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     not_an_action=Refusal("not a Ginkgopolis action", "ginkgopolis.not_an_action"),
     determinize=determinize,
     evaluate=bot.evaluate,
+    # Random moves here are random selections with tiles, which waste the tiles and
+    # resources evaluate counts: solo against Hal (seeds 0-39, 300 iterations) the search
+    # won 45% with 8 random moves, 35% with 8 that only exploit, 60% with none.
+    search_style=SearchStyle(rollout_depth=0),
 )

@@ -298,13 +298,6 @@ E_TABLE: dict[str, float] = {
     "scale": 10.0,
 }
 
-#: The rollout depth the search should use for Ginkgopolis (app/games/search.py plays
-#: ROLLOUT_DEPTH = 8 random moves for every game and reads nothing from a game yet). Random
-#: moves here are random selections with tiles, which waste the tiles and resources
-#: :func:`evaluate` counts: solo against Hal over seeds 0-39 at 300 iterations the strong bot
-#: won 45% with 8 random moves (the ladder), 35% with 8 moves that only exploit, 60% with none.
-SEARCH_ROLLOUT_DEPTH = 0
-
 #: A refill still to come is worth this many supply tiles (§10).
 _REFILL_TILES = 20
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from app.games import search
 from app.games.base import SearchBudget, dump
 from app.games.ginkgopolis import ENGINE
 from app.games.ginkgopolis.bot import evaluate
@@ -78,7 +79,7 @@ def test_easy_is_deterministic_for_a_seed_and_not_always_normal() -> None:
     assert differs > 0
 
 
-def test_strong_picks_a_legal_move_the_same_for_the_same_seed_and_budget() -> None:
+def test_the_search_picks_a_legal_move_the_same_for_the_same_seed_and_budget() -> None:
     budget = SearchBudget(iterations=25, seconds=60.0)
     for n in (1, 3):
         for s in _positions(n, 30 + n, every=15)[1:4]:
@@ -87,18 +88,17 @@ def test_strong_picks_a_legal_move_the_same_for_the_same_seed_and_budget() -> No
                 continue
             seat = seats[0]
             v, legal = ENGINE.view(s, seat), ENGINE.legal_actions(s, seat)
-            a = ENGINE.bot(v, legal, random.Random(1), "strong", seat=seat, budget=budget)
-            b = ENGINE.bot(v, legal, random.Random(1), "strong", seat=seat, budget=budget)
+            a = search.choose(ENGINE, v, seat, legal, random.Random(1), budget)
+            b = search.choose(ENGINE, v, seat, legal, random.Random(1), budget)
             assert a in legal and dump(a) == dump(b)
 
 
-def test_strong_plays_a_solo_game_to_the_end() -> None:
+def test_the_search_plays_a_solo_game_to_the_end() -> None:
     budget = SearchBudget(iterations=8, seconds=60.0)
     s = ENGINE.setup(1, 5, GinkgopolisOptions())
     rng = random.Random(5)
     while ENGINE.result(s) is None:
         legal = ENGINE.legal_actions(s, 0)
-        s = ENGINE.apply(
-            s, 0, ENGINE.bot(ENGINE.view(s, 0), legal, rng, "strong", seat=0, budget=budget)
-        ).state
+        choice = search.choose(ENGINE, ENGINE.view(s, 0), 0, legal, rng, budget)
+        s = ENGINE.apply(s, 0, choice).state
     assert ENGINE.result(s) is not None

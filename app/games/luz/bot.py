@@ -221,16 +221,19 @@ def choose(view: LuzView, legal_actions: list[Any], rng: random.Random) -> Any:
 # --------------------------------------------------------------------------- easy
 
 #: The easy bot's slips: how often it misjudges its bet by one trick, and how often it plays
-#: a card without thinking (any legal one), as a distracted player does.
-EASY_BET_SLIP = 0.5
-EASY_PLAY_SLIP = 0.2
+#: a card without thinking (any legal one), as a distracted player does. Measured (150 seeded
+#: games a count): normal's win share against easy is 54% / 39% / 37% at 3 / 4 / 5 players
+#: (fair 33 / 25 / 20), easy's against random 78% at 4 players; at 0.5 / 0.2 normal won only
+#: 42% / 34% / 27%.
+EASY_BET_SLIP = 0.7
+EASY_PLAY_SLIP = 0.45
 
 
 def easy(view: LuzView, legal_actions: list[Any], rng: random.Random) -> Any:
     """The "easy" level: the normal bot's judgement with a beginner's mistakes.
 
-    It never takes the safety bead (a beginner does not weigh it), it misjudges its hand
-    by one trick half of the time, and one card in five it plays without thinking.
+    It never takes the safety bead (a beginner does not weigh it), it often misjudges its
+    hand by one trick, and nearly half its cards it plays without thinking.
     """
     if view.viewer is None or not legal_actions:
         return random_bot(legal_actions, rng)

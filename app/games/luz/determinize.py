@@ -43,7 +43,7 @@ from app.games.luz.data import (
     sort_key,
 )
 from app.games.luz.events import Bet, Play, Trick
-from app.games.luz.rules import LuzState
+from app.games.luz.rules import LuzState, trick_winner
 from app.games.luz.view import LuzView
 
 #: Each player count's deck, in canonical order.
@@ -222,6 +222,8 @@ def _deal_with_hidden_tricks(
     if last.winner is not None:
         needs[last.winner] -= 1
     trump = view.trump
+    fallback: tuple[dict[tuple[Seat, int], Card], set[Card], list[list[tuple[int, Card]]]] | None
+    fallback = None
     for _ in range(_DEALS_TRIED):
         order = list(range(len(gaps)))
         rng.shuffle(order)
@@ -243,7 +245,39 @@ def _deal_with_hidden_tricks(
                 for slot in own:
                     mine[slot] = dealt[(seat, slot)]
                 return [c for c in unseen if c in pool], tricks
-    raise ValueError(f"no deal of the hidden tricks fits seat {seat}'s view")
+            if fallback is None:
+                fallback = (dealt, pool, cards)
+    if fallback is None:
+        raise ValueError(f"no deal of the hidden cards fits seat {seat}'s view")
+    # Never seen in testing: rather than fail the bot's move, keep a deal of the cards and
+    # play the hidden tricks in slot order, each won by its best card. The view is still
+    # the seat's (it shows neither those tricks nor their winners), but their winners may
+    # not add up to the counters.
+    dealt, pool, cards = fallback
+    mine = hands[seat]
+    for slot in own:
+        mine[slot] = dealt[(seat, slot)]
+    return [c for c in unseen if c in pool], _plain_tricks(cards, view.first_player, trump)
+
+
+def _plain_tricks(
+    cards: list[list[tuple[int, Card]]], first: Seat, trump: Colour | None
+) -> list[Trick]:
+    """The hidden tricks with each seat's cards in slot order, each led by the last winner."""
+    n = len(cards)
+    tricks: list[Trick] = []
+    leader = first
+    for t in range(len(cards[0])):
+        plays = tuple(
+            Play.model_construct(seat=s, slot=cards[s][t][0], card=cards[s][t][1])
+            for s in ((leader + i) % n for i in range(n))
+        )
+        winner = trick_winner(plays, trump)
+        tricks.append(
+            Trick.model_construct(number=t + 1, leader=leader, plays=plays, winner=winner)
+        )
+        leader = winner
+    return tricks
 
 
 def _ascending(

@@ -9,8 +9,8 @@ cards the view does not show, so that ``view(determinize(v, seat, rng), seat) ==
   played (seen in the tricks) split a colour's slots into runs: a run of ``m`` slots
   between two known values takes an ``m``-subset of the unseen values between them,
   uniformly, in ascending order. The unseen cards left over are the undealt stock. Without
-  ``strict_memory`` this is the exact posterior of the deal given the view (every deal the
-  view allows is equally likely, whatever the others played).
+  ``strict_memory`` this is uniform over every deal the view allows (the others, who see
+  the seat's hand, may hint at it by how they bet and play: that is not read).
 - **Hidden tricks** (``strict_memory``, the completed tricks before the last). Every
   seat's missing slots are the cards it played there: each is dealt from the unseen
   cards, in slot order between its seat's known neighbours (own slots of a known colour

@@ -12,6 +12,7 @@ from app.games.luz import bot, rules
 from app.games.luz.actions import ChooseHighEnd, LuzAction, PlaceBet, PlayCard
 from app.games.luz.data import MAX_PLAYERS, MIN_PLAYERS, max_length
 from app.games.luz.describe import message
+from app.games.luz.determinize import determinize
 from app.games.luz.events import LuzEvent
 from app.games.luz.figures import FIGURES
 from app.games.luz.memory import redact_log
@@ -22,7 +23,13 @@ from app.games.luz.view import LuzView, view, view_json
 __all__ = ["ENGINE", "LuzOptions", "LuzState", "LuzView"]
 
 ENGINE: GameEngine[LuzState, LuzOptions, ChooseHighEnd | PlaceBet | PlayCard, LuzView] = GameEngine(
-    info=GameInfo(id="luz", title="Luz", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS),
+    info=GameInfo(
+        id="luz",
+        title="Luz",
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        bot_levels=("easy", "normal", "strong", "random"),
+    ),
     state=LuzState,
     options=LuzOptions,
     action=LuzAction,
@@ -33,7 +40,9 @@ ENGINE: GameEngine[LuzState, LuzOptions, ChooseHighEnd | PlaceBet | PlayCard, Lu
     rules=rules,
     view=view,
     view_json=view_json,
-    bots={"normal": bot.choose},
+    bots={"easy": bot.easy, "normal": bot.choose},
+    determinize=determinize,
+    evaluate=bot.evaluate,
     message=message,
     undoable=undoable,
     # With ``strict_memory``, while the game runs: no older trick's cards (§6 note 2).

@@ -21,21 +21,26 @@ def _pick_table(owner: Any, seats: int = 2, **time_control: Any) -> httpx.Respon
 
 
 def test_every_game_lists_its_levels_weakest_first_and_the_default(http: httpx.Client) -> None:
-    games = http.get("/api/v1/games").json()
-    for game in games:
+    games = {g["id"]: g for g in http.get("/api/v1/games").json()}
+    for game in games.values():
         levels = game["bot_levels"]
         assert game["default_bot_level"] in levels
         assert levels[-1] == "random"
-        if game["id"] != "pick":  # the test game has no search
-            assert levels == ["easy", "normal", "strong", "random"], game["id"]
+        if game["id"] != "pick":  # the test game has one bot
+            # Strong only where the ladder shows its search beating normal (docs/BOTS.md).
+            assert levels in (
+                ["easy", "normal", "strong", "random"],
+                ["easy", "normal", "random"],
+            ), game["id"]
             assert game["default_bot_level"] == "normal"
+    assert "strong" in games["luz"]["bot_levels"]
 
 
 def test_a_bot_added_without_a_level_plays_at_the_default_and_a_named_one_at_its_own(
     http: httpx.Client,
 ) -> None:
     ana = new_player(http, "Ana")
-    r = ana.post("/api/v1/tables", {"game": "luz", "seats": 4})
+    r = ana.post("/api/v1/tables", {"game": "luz", "seats": 4})  # Luz offers every level
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
     for level in (None, "easy", "strong"):

@@ -15,12 +15,13 @@ from tests.support.waiting import wait_until
 
 def test_a_strong_bot_plays_from_the_thinking_pool(http: httpx.Client, live: LiveServer) -> None:
     ana = new_player(http, "Ana")
-    r = ana.post("/api/v1/tables", {"game": "mine", "seats": 2})
+    r = ana.post("/api/v1/tables", {"game": "luz", "seats": 3})
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
     assert ana.post(f"/api/v1/tables/{tid}/bots", {"level": "strong"}).status_code == 200
+    assert ana.post(f"/api/v1/tables/{tid}/bots", {"level": "normal"}).status_code == 200
     assert ana.post(f"/api/v1/tables/{tid}/start").status_code == 200
-    bot = 1 - ana.state(tid)["seat"]
+    bot = 1
     pool = live.service().bots.thinking
 
     def bot_moved_three_times() -> bool:

@@ -42,6 +42,10 @@ from pydantic_core import to_json
 
 from app.games.messages import Locale as Locale
 from app.games.messages import Message, render
+from app.games.search import DEFAULT_SEARCH, choose
+from app.games.search import STRONG as STRONG
+from app.games.search import SearchBudget as SearchBudget
+from app.games.search import SearchStyle as SearchStyle
 
 Seat: TypeAlias = int
 
@@ -283,41 +287,6 @@ class GameInfo(BaseModel):
     #: The level a bot seat gets when nobody names one (``POST /tables/{id}/bots`` without
     #: ``level``, a resigned or taken-over seat at a table that chose none).
     default_bot_level: str = "normal"
-
-
-# --------------------------------------------------------------------------- bots
-
-#: The level that searches (:mod:`app.games.search`); offered by a game that determinizes.
-STRONG = "strong"
-
-
-class SearchBudget(NamedTuple):
-    """What the strong bot may spend on one move: at most ``iterations`` searches and about
-    ``seconds`` of wall clock, whichever ends first. Within the iterations it is
-    deterministic for a given rng; the clock is the cap that keeps a slow machine in time."""
-
-    iterations: int = 600
-    seconds: float = 1.0
-
-
-class SearchStyle(NamedTuple):
-    """How a game's strong bot searches (:mod:`app.games.search`), declared by the game.
-
-    Past the tree's edge a search plays ``rollout_depth`` moves by the ``rollout_level``
-    bot ("random", or one of the game's own levels, which then reads the views of the dealt
-    world) before the game's ``evaluate`` judges the position; ``exploration`` is UCB1's
-    weight for rewards in [0, 1]."""
-
-    rollout_depth: int = 8
-    rollout_level: str = "random"
-    exploration: float = 0.7
-    #: The other seats' moves made by the rollout bot, not searched: the tree branches
-    #: only on the searching seat's own choices (fewer, deeper), against opponents
-    #: expected to play like that bot.
-    opponents_by_policy: bool = False
-
-
-DEFAULT_SEARCH = SearchStyle()
 
 
 # --------------------------------------------------------------------------- protocol
@@ -719,9 +688,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         if level == STRONG and self._searches:
             if seat is None:
                 raise ValueError(f"{self.info.id}: the strong bot needs the seat it plays")
-            from app.games import search  # the search imports this module
-
-            return search.choose(self, view, seat, legal_actions, rng, budget or SearchBudget())
+            return choose(self, view, seat, legal_actions, rng, budget or SearchBudget())
         policy = self._bots.get(level)
         if policy is None:
             raise ValueError(f"{self.info.id} has no bot level {level!r}: {self.info.bot_levels}")

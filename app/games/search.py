@@ -20,12 +20,54 @@ import math
 import random
 import time
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple, Protocol
 
-from app.games.base import Result, SearchBudget, SearchStyle, Seat
+# The engine protocol (app.games.base) asks this module for its moves: it imports nothing
+# of the server's, so the two form no loop, and a game is searched through the few parts
+# of its engine that ``Searchable`` names.
+Seat = int
 
-if TYPE_CHECKING:
-    from app.games.base import GameEngine
+#: The level that searches; a game that determinizes offers it by naming it in its levels.
+STRONG = "strong"
+
+
+class SearchBudget(NamedTuple):
+    """What the strong bot may spend on one move: at most ``iterations`` searches and about
+    ``seconds`` of wall clock, whichever ends first. Within the iterations it is
+    deterministic for a given rng; the clock is the cap that keeps a slow machine in time."""
+
+    iterations: int = 600
+    seconds: float = 1.0
+
+
+class SearchStyle(NamedTuple):
+    """How a game's strong bot searches (:mod:`app.games.search`), declared by the game.
+
+    Past the tree's edge a search plays ``rollout_depth`` moves by the ``rollout_level``
+    bot ("random", or one of the game's own levels, which then reads the views of the dealt
+    world) before the game's ``evaluate`` judges the position; ``exploration`` is UCB1's
+    weight for rewards in [0, 1]."""
+
+    rollout_depth: int = 8
+    rollout_level: str = "random"
+    exploration: float = 0.7
+
+
+DEFAULT_SEARCH = SearchStyle()
+
+
+class Searchable(Protocol):
+    """What the search uses of a game's engine (``app.games.base.GameEngine``)."""
+
+    @property
+    def rules(self) -> Any: ...
+    @property
+    def search_style(self) -> SearchStyle: ...
+    def determinize(self, view: Any, seat: Seat, rng: random.Random) -> Any: ...
+    def evaluate(self, state: Any) -> list[float]: ...
+    def view(self, state: Any, seat: Seat | None) -> Any: ...
+    def bot(self, view: Any, legal_actions: list[Any], rng: random.Random, level: str) -> Any: ...
+
 
 #: At the end of a game, a seat's reward is mostly whether it won, partly how well it did
 #: (the game's ``evaluate`` of the final state): without it, a lost game gives the search
@@ -53,7 +95,7 @@ def _key(action: Any) -> Hashable:
     return action  # type: ignore[no-any-return]
 
 
-def win_shares(result: Result, n_seats: int) -> list[float]:
+def win_shares(result: Any, n_seats: int) -> list[float]:
     """Each seat's share of the win: 1 for a sole winner, split between seats (and automatic
     opponents, such as Hal) that share first place, 0 for the others."""
     places = [*result.places.values(), *(o.place for o in result.others)]
@@ -68,7 +110,7 @@ def win_shares(result: Result, n_seats: int) -> list[float]:
     return shares
 
 
-def _rewards(engine: GameEngine[Any, Any, Any, Any], state: Any, n_seats: int) -> list[float]:
+def _rewards(engine: Searchable, state: Any, n_seats: int) -> list[float]:
     result = engine.rules.result(state)
     prospects = engine.evaluate(state)
     if result is None:
@@ -84,7 +126,7 @@ def _actor(to_act: frozenset[Seat], me: Seat) -> Seat:
 
 
 def choose(
-    engine: GameEngine[Any, Any, Any, Any],
+    engine: Searchable,
     view: Any,
     seat: Seat,
     legal_actions: Sequence[Any],
@@ -101,7 +143,6 @@ def choose(
     style = style or engine.search_style
     exploration = style.exploration
     by_policy = style.rollout_level != "random"
-    opponents_by_policy = style.opponents_by_policy
     root = _Node(seat)
     root_keys = [_key(a) for a in legal_actions]
     deadline = time.perf_counter() + budget.seconds
@@ -117,20 +158,7 @@ def choose(
         keys = root_keys
         actor = seat
         # Selection, then one expansion: down the tree while every move here was tried.
-        # With ``opponents_by_policy`` the others' moves are not branched on: the rollout
-        # bot makes them, and the tree holds only the searching seat's own choices.
         while True:
-            if actor != seat and opponents_by_policy:
-                state, _ = rules.apply(
-                    state, actor, _policy_move(engine, state, actor, rng, style.rollout_level)
-                )
-                if rules.result(state) is not None:
-                    break
-                actor = _actor(rules.to_act(state), seat)
-                if actor == seat:
-                    actions = rules.legal_actions(state, actor)
-                    keys = [_key(a) for a in actions]
-                continue
             for k in keys:
                 child = node.children.get(k)
                 if child is not None:
@@ -157,9 +185,8 @@ def choose(
             if untried or rules.result(state) is not None:
                 break
             actor = _actor(rules.to_act(state), seat)
-            if actor == seat or not opponents_by_policy:
-                actions = rules.legal_actions(state, actor)
-                keys = [_key(a) for a in actions]
+            actions = rules.legal_actions(state, actor)
+            keys = [_key(a) for a in actions]
         # A short playout past the edge, then the position as the game judges it. A policy
         # plays each seat from that seat's view of the dealt world, as it would at a table.
         for _ in range(style.rollout_depth):
@@ -184,7 +211,7 @@ def choose(
 
 
 def _policy_move(
-    engine: GameEngine[Any, Any, Any, Any],
+    engine: Searchable,
     state: Any,
     mover: Seat,
     rng: random.Random,

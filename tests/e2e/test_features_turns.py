@@ -180,6 +180,7 @@ def test_a_real_time_clock_counts_down_and_a_bot_moves_when_it_runs_out(
         "abandon": "vote",
         "grace_seconds": 120,
         "bot_pace": "normal",
+        "takeover_level": None,
     }
     page.click("#setup [data-action=add-bot]")
     page.click("#setup [data-action=start]")

@@ -4,8 +4,8 @@ through the same gauntlet and commit as a player's action (the table service's).
 A driver asked to look again while it runs (``schedule_bots``) reads the table once more
 before it stops; on start-up ``resume`` restarts the drivers of every running table.
 
-Each bot plays at its seat's level. The easy and normal bots decide in well under a
-millisecond, here; a strong bot searches in the thinking pool (:mod:`app.tables.thinking`),
+Each bot plays at its seat's level. The easy and normal bots decide in a few milliseconds at
+most, here; a strong bot searches in the thinking pool (:mod:`app.tables.thinking`),
 while the table's pace runs, so people wait for the longer of the two, not for both. A
 strong bot with a running clock thinks for at most a quarter of the time it has left.
 """

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 import sys
 from collections import Counter, defaultdict
@@ -196,3 +197,49 @@ def test_when_no_order_of_the_hidden_tricks_is_found_the_view_still_holds(
         dealt = determinize(seen, seat, random.Random(seat))
         assert ENGINE.view(dealt, seat) == seen
         _play_out(dealt, random.Random(seat))
+
+
+def test_a_hidden_trick_that_few_deals_fit_is_still_dealt_to_add_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The long property run found a strict-memory position where about 1 deal in 40 fits:
+    the one hidden trick must be won by seat 0's green 7 against a yellow trump. With 500
+    tries, 2 worlds in 2,000 fell back to tricks whose winners do not add up."""
+    options = LuzOptions(
+        first_player=0,
+        trump="yellow",
+        safety_miss_from="bet",
+        first_player_rotation="left",
+        manual_sort_direction=True,
+        strict_memory=True,
+    )
+    seed, every = 7_232_305_284, 12
+    # The walk of the run that found it (its determinize calls draw from the same rng).
+    module = importlib.import_module("app.games.luz.determinize")
+    monkeypatch.setattr(module, "_DEALS_TRIED", 500)
+    rng = random.Random(seed)
+    state = ENGINE.setup(3, seed, options)
+    step = checks = 0
+    played_on = False
+    found: list[tuple[LuzView, int]] = []
+    while not found and ENGINE.result(state) is None:
+        if step % every == 0:
+            for seat in (checks % 3, (checks + 1) % 3):
+                seen = ENGINE.view(state, seat)
+                if [p.tricks_won for p in seen.players] == [2, 0, 0] and seen.trick_no == 3:
+                    found.append((seen, seat))
+                dealt = determinize(seen, seat, rng)
+                if not played_on and state.phase == "playing" and state.deal == 2:
+                    _play_out(dealt, rng)
+                    played_on = True
+            checks += 2
+        state = _random_step(state, rng)
+        step += 1
+    assert found
+    monkeypatch.undo()
+    for seen, seat in found:
+        # Seed 1877 is one of the two that fell back; the others are a sample.
+        for k in (1877, *range(100)):
+            dealt = determinize(seen, seat, random.Random(k))
+            assert ENGINE.view(dealt, seat) == seen
+            check_invariants(dealt)

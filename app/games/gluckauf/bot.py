@@ -368,10 +368,7 @@ def choose(view: GluckaufView, legal: list[Any], rng: random.Random) -> Any:
     """Return one element of ``legal`` for the seat of ``view``."""
     if len(legal) == 1:
         return legal[0]
-    seat = view.viewer if view.viewer is not None else view.active
-    if seat is None:
-        raise ValueError("the bot decides for a seat: its view names none and nobody is active")
-    me = view.players[seat]
+    me = _own_player(view)
     phase = view.phase
     if phase == "draft":
         return max(legal, key=lambda a: _draft_score(view, a))
@@ -408,10 +405,7 @@ def easy(view: GluckaufView, legal: list[Any], rng: random.Random) -> Any:
     """
     if len(legal) == 1:
         return legal[0]
-    seat = view.viewer if view.viewer is not None else view.active
-    if seat is None:
-        raise ValueError("the bot decides for a seat: its view names none and nobody is active")
-    me = view.players[seat]
+    me = _own_player(view)
     phase = view.phase
     if phase == "draft":
         return max(legal, key=lambda a: _draft_score(view, a) + rng.gauss(0.0, EASY_NOISE))
@@ -422,6 +416,14 @@ def easy(view: GluckaufView, legal: list[Any], rng: random.Random) -> Any:
     if phase == "mining" and StopMining() in legal and rng.random() < EASY_EARLY_STOP:
         return StopMining()
     return choose(view, legal, rng)
+
+
+def _own_player(view: GluckaufView) -> PlayerView:
+    """The player the bot decides for: the view's seat, or the active one for a spectator's."""
+    seat = view.viewer if view.viewer is not None else view.active
+    if seat is None:
+        raise ValueError("the bot decides for a seat: its view names none and nobody is active")
+    return view.players[seat]
 
 
 def _draft_score(view: GluckaufView, action: DraftOrder) -> float:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -307,21 +308,26 @@ def _can_still_react(view: MineView, me: Seat) -> bool:
     )
 
 
-def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
-    """Return the bot's action: always an element of ``legal``, decided from ``view`` only."""
+def _not_a_placement(view: MineView, legal: list[Any]) -> Any | None:
+    """The move when this is no choice of a placement (a discard, or a lone option); None
+    when it is one."""
     if not legal:
         raise ValueError("the bot was asked to act with no legal action")
     if view.phase == "discard" or view.you is None or view.hand is None:
         if all(isinstance(a, DiscardCard) for a in legal):
             return _choose_discard(view, legal)
         return legal[0]
+    return None
+
+
+def _placement_gains(view: MineView, legal: list[Any]) -> Iterator[tuple[int, PlaceCard, float]]:
+    """Each legal placement, by its index, with what it adds to the round's plan as the
+    normal bot values it: the judgement both levels share."""
     ev = _Evaluator(view)
     base_plan = ev.plan()
-    hand_size = len(view.hand)
+    hand_size = len(view.hand or [])
     base = ev.value(base_plan, hand_size)
-    best: Any = None
-    best_gain = PASS_MARGIN - (STAY_IN if _can_still_react(view, ev.me) else 0.0)
-    for action in legal:
+    for i, action in enumerate(legal):
         if not isinstance(action, PlaceCard):
             continue
         p = _Plan(
@@ -332,7 +338,17 @@ def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
             list(base_plan.rec),
         )
         ev._add(p, action.card, action.location, action.victim)
-        gain = ev.value(p, hand_size - 1) - base
+        yield i, action, ev.value(p, hand_size - 1) - base
+
+
+def choose(view: MineView, legal: list[Any], rng: random.Random) -> Any:
+    """Return the bot's action: always an element of ``legal``, decided from ``view`` only."""
+    other = _not_a_placement(view, legal)
+    if other is not None or view.you is None:  # a placement is chosen only for a seat
+        return other
+    best: Any = None
+    best_gain = PASS_MARGIN - (STAY_IN if _can_still_react(view, view.you) else 0.0)
+    for _, action, gain in _placement_gains(view, legal):
         gain += rng.random() * 1e-6  # deterministic given rng; breaks exact ties
         if gain > best_gain:
             best, best_gain = action, gain
@@ -355,29 +371,11 @@ def easy(view: MineView, legal: list[Any], rng: random.Random) -> Any:
     now and then a lesser placement among its best few, and no thought of staying in the
     round to answer a later raid. Its discards are the normal bot's. Always an element of
     ``legal``, decided from ``view`` only."""
-    if not legal:
-        raise ValueError("the bot was asked to act with no legal action")
-    if view.phase == "discard" or view.you is None or view.hand is None:
-        if all(isinstance(a, DiscardCard) for a in legal):
-            return _choose_discard(view, legal)
-        return legal[0]
-    ev = _Evaluator(view)
-    base_plan = ev.plan()
-    hand_size = len(view.hand)
-    base = ev.value(base_plan, hand_size)
+    if (other := _not_a_placement(view, legal)) is not None:
+        return other
     scored: list[tuple[float, int]] = []
-    for i, action in enumerate(legal):
-        if not isinstance(action, PlaceCard):
-            continue
-        p = _Plan(
-            list(base_plan.events),
-            {k: list(v) for k, v in base_plan.raids.items()},
-            list(base_plan.watch),
-            list(base_plan.mine),
-            list(base_plan.rec),
-        )
-        ev._add(p, action.card, action.location, action.victim)
-        gain = ev.value(p, hand_size - 1) - base + rng.gauss(0.0, EASY_NOISE)
+    for i, _, judged in _placement_gains(view, legal):
+        gain = judged + rng.gauss(0.0, EASY_NOISE)
         if gain > PASS_MARGIN:
             scored.append((gain, i))
     if not scored:

@@ -44,6 +44,7 @@ from app.games.messages import Locale as Locale
 from app.games.messages import Message, render
 from app.games.search import DEFAULT_SEARCH, choose
 from app.games.search import STRONG as STRONG
+from app.games.search import TO_THE_END as TO_THE_END
 from app.games.search import SearchBudget as SearchBudget
 from app.games.search import SearchStyle as SearchStyle
 
@@ -561,6 +562,10 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         if self.search_style.rollout_level not in {"random", *bots}:
             raise ValueError(
                 f"{info.id}: no bot level {self.search_style.rollout_level!r} to roll out"
+            )
+        if self.search_style.candidates and self.search_style.alternative_level not in bots:
+            raise ValueError(
+                f"{info.id}: no bot level {self.search_style.alternative_level!r} to propose moves"
             )
         if info.default_bot_level not in levels:
             raise ValueError(f"{info.id}: no bot level {info.default_bot_level!r} to default to")

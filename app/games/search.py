@@ -27,6 +27,9 @@ from typing import Any, NamedTuple, Protocol
 # of its engine that ``Searchable`` names.
 Seat = int
 
+#: A rollout depth that plays on to the end of the game.
+TO_THE_END = 1 << 30
+
 #: The level that searches; a game that determinizes offers it by naming it in its levels.
 STRONG = "strong"
 
@@ -51,6 +54,13 @@ class SearchStyle(NamedTuple):
     rollout_depth: int = 8
     rollout_level: str = "random"
     exploration: float = 0.7
+    #: Above 0, the search improves on the ``rollout_level`` bot instead of building a
+    #: tree: it weighs that bot's move against up to ``candidates`` others (see
+    #: :func:`improve`), each played out by that bot for every seat.
+    candidates: int = 0
+    #: The level whose choices, drawn ``alternative_draws`` times, propose the others.
+    alternative_level: str = "easy"
+    alternative_draws: int = 24
 
 
 DEFAULT_SEARCH = SearchStyle()
@@ -139,8 +149,10 @@ def choose(
     in ``style`` (the game's own by default)."""
     if len(legal_actions) == 1:
         return legal_actions[0]
-    rules = engine.rules
     style = style or engine.search_style
+    if style.candidates:
+        return improve(engine, view, seat, legal_actions, rng, budget, style)
+    rules = engine.rules
     exploration = style.exploration
     by_policy = style.rollout_level != "random"
     root = _Node(seat)
@@ -228,3 +240,68 @@ def _score(node: _Node | None) -> tuple[int, float]:
     if node is None or not node.visits:
         return (0, 0.0)
     return (node.visits, node.reward / node.visits)
+
+
+def improve(
+    engine: Searchable,
+    view: Any,
+    seat: Seat,
+    legal_actions: Sequence[Any],
+    rng: random.Random,
+    budget: SearchBudget,
+    style: SearchStyle,
+) -> Any:
+    """The ``rollout_level`` bot's move, or another one that its own play shows better.
+
+    The rollout algorithm (Tesauro & Galperin 1996; Bertsekas' policy improvement): the
+    candidates are that bot's move and the ones its ``alternative_level`` most often makes
+    instead (a human-like slip of the same judgement proposes what is nearly as good). Each
+    round deals one world and plays every candidate out in it, then every seat by the
+    ``rollout_level`` bot for ``rollout_depth`` moves, each playout with the same chance (common
+    random numbers: the candidates differ by their own effect, not by luck). An iteration
+    is one playout, and the budget's clock is checked between rounds. The bot's own move is
+    kept unless another one does better."""
+    rules = engine.rules
+    policy_rng = random.Random(rng.random())
+    base = engine.bot(view, list(legal_actions), policy_rng, style.rollout_level)
+    base_key = _key(base)
+    proposals: dict[Hashable, tuple[int, Any]] = {}
+    for _ in range(style.alternative_draws):
+        move = engine.bot(view, list(legal_actions), rng, style.alternative_level)
+        k = _key(move)
+        if k != base_key:
+            count, _ = proposals.get(k, (0, move))
+            proposals[k] = (count + 1, move)
+    ranked = sorted(proposals.values(), key=lambda cm: -cm[0])
+    # A budget of fewer playouts than candidates weighs fewer of them, and at least one.
+    room = min(style.candidates, max(1, budget.iterations - 1))
+    candidates = [base, *(move for _, move in ranked[:room])]
+    if len(candidates) == 1:
+        return base
+    totals = [0.0] * len(candidates)
+    deadline = time.perf_counter() + budget.seconds
+    n_seats: int | None = None
+    playouts = 0
+    while playouts + len(candidates) <= max(budget.iterations, len(candidates)):
+        if playouts and time.perf_counter() > deadline:
+            break
+        world = engine.determinize(view, seat, rng)
+        if n_seats is None:
+            n_seats = len(engine.evaluate(world))
+        chance = rng.random()
+        for i, move in enumerate(candidates):
+            state, _ = rules.apply(world, seat, move)
+            playout_rng = random.Random(chance)
+            for _ in range(style.rollout_depth):
+                if rules.result(state) is not None:
+                    break
+                mover = _actor(rules.to_act(state), seat)
+                state, _ = rules.apply(
+                    state,
+                    mover,
+                    _policy_move(engine, state, mover, playout_rng, style.rollout_level),
+                )
+            totals[i] += _rewards(engine, state, n_seats)[seat]
+        playouts += len(candidates)
+    best = max(range(len(candidates)), key=lambda i: (totals[i], i == 0))
+    return candidates[best]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
 
@@ -10,7 +12,11 @@ from app.games import REGISTRY, search
 from app.games.base import Opponent, Result, SearchBudget, SearchStyle
 
 BUDGET = SearchBudget(iterations=16, seconds=600.0)
-STYLES = [SearchStyle(), SearchStyle(rollout_depth=4, rollout_level="normal", exploration=0.3)]
+STYLES = [
+    SearchStyle(),
+    SearchStyle(rollout_depth=4, rollout_level="normal", exploration=0.3),
+    SearchStyle(rollout_depth=4, rollout_level="normal", candidates=3),
+]
 
 
 def test_a_shared_first_place_splits_the_win_with_automatic_opponents_too() -> None:
@@ -25,7 +31,9 @@ def test_a_shared_first_place_splits_the_win_with_automatic_opponents_too() -> N
     assert search.win_shares(lost, 1) == [0.0]
 
 
-@pytest.mark.parametrize("style", STYLES, ids=["random-playouts", "normal-playouts"])
+@pytest.mark.parametrize(
+    "style", STYLES, ids=["random-playouts", "normal-playouts", "improving-normal"]
+)
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
 def test_the_search_makes_a_legal_move_that_a_seed_and_budget_decide(
     game_id: str, style: SearchStyle
@@ -48,3 +56,101 @@ def test_the_search_makes_a_legal_move_that_a_seed_and_budget_decide(
             searched += 1
         state = engine.apply(state, seat, legal[rng.randrange(len(legal))]).state
     assert searched == 3
+
+
+# A toy game for the rollout search: seat 0 banks points, then seat 1 may raid them; the
+# raider scores what it takes. "greedy" banks 3 but leaves them to a raid, and loses;
+# "safe" banks 2 out of reach and wins; "meek" banks 1 out of reach and wins by less. Seat
+# 1's bot always raids.
+@dataclass(frozen=True)
+class Toy:
+    banked: int = 0
+    raided: int = 0
+    turn: int = 0
+
+
+class ToyRules:
+    GAINS: ClassVar[dict[str, tuple[int, bool]]] = {
+        "greedy": (3, True),
+        "safe": (2, False),
+        "meek": (1, False),
+    }
+
+    def legal_actions(self, state: Toy, seat: int) -> list[str]:
+        if state.turn == 0:
+            return list(self.GAINS)
+        return ["raid", "wait"]
+
+    def to_act(self, state: Toy) -> frozenset[int]:
+        return frozenset() if state.turn == 2 else frozenset({state.turn})
+
+    def apply(self, state: Toy, seat: int, action: str) -> tuple[Toy, list[object]]:
+        if state.turn == 0:
+            gain, exposed = self.GAINS[action]
+            return Toy(banked=gain, raided=4 if exposed else 0, turn=1), []
+        took = min(state.raided, state.banked) if action == "raid" else 0
+        return Toy(banked=state.banked - took, raided=took, turn=2), []
+
+    def result(self, state: Toy) -> Result | None:
+        if state.turn < 2:
+            return None
+        first = 0 if state.banked > state.raided else 1
+        return Result(
+            scores={0: state.banked, 1: state.raided},
+            ranking=[first, 1 - first],
+            places={first: 1, 1 - first: 2},
+        )
+
+
+class ToyEngine:
+    rules = ToyRules()
+    search_style = SearchStyle(candidates=2, rollout_level="normal", rollout_depth=4)
+
+    def __init__(self, easy_picks: list[str], normal: str = "greedy") -> None:
+        self.easy_picks = easy_picks
+        self.normal = normal
+        self.normal_calls = 0
+
+    def determinize(self, view: Toy, seat: int, rng: random.Random) -> Toy:
+        return view
+
+    def evaluate(self, state: Toy) -> list[float]:
+        return [state.banked / 4, state.raided / 4]
+
+    def view(self, state: Toy, seat: int | None) -> Toy:
+        return state
+
+    def bot(self, view: Toy, legal: list[str], rng: random.Random, level: str) -> str:
+        if view.turn == 1:
+            return "raid"
+        if level == "normal":
+            self.normal_calls += 1
+            return self.normal
+        return self.easy_picks[rng.randrange(len(self.easy_picks))]
+
+
+def _improve(engine: ToyEngine, seed: int = 1) -> str:
+    legal = engine.rules.legal_actions(Toy(), 0)
+    return search.choose(engine, Toy(), 0, legal, random.Random(seed), BUDGET)  # type: ignore[arg-type]
+
+
+def test_the_rollout_search_plays_the_policys_move_on_and_sees_the_raid_it_invites() -> None:
+    # One ply on, "greedy" banks most; played on by the opponent's policy, it is raided.
+    engine = ToyEngine(easy_picks=["safe", "greedy"])
+    assert _improve(engine) == "safe"
+    assert engine.normal_calls >= 1
+
+
+def test_the_rollout_search_keeps_the_policys_move_when_no_proposal_does_better() -> None:
+    assert _improve(ToyEngine(easy_picks=["greedy"])) == "greedy"
+    assert _improve(ToyEngine(easy_picks=["meek", "greedy"], normal="safe")) == "safe"
+
+
+def test_the_rollout_search_weighs_only_the_moves_most_often_proposed() -> None:
+    # With room for one proposal, the frequent "meek" is weighed and the rare "safe" is not.
+    engine = ToyEngine(easy_picks=["meek"] * 9 + ["safe"])
+    narrow = SearchStyle(candidates=1, rollout_level="normal", rollout_depth=4)
+    legal = engine.rules.legal_actions(Toy(), 0)
+    pick = search.choose(engine, Toy(), 0, legal, random.Random(3), BUDGET, narrow)  # type: ignore[arg-type]
+    assert pick == "meek"
+    assert _improve(engine, seed=3) == "safe"

@@ -266,7 +266,8 @@ def improve(
     base = engine.bot(view, list(legal_actions), policy_rng, style.rollout_level)
     base_key = _key(base)
     proposals: dict[Hashable, tuple[int, Any]] = {}
-    for _ in range(style.alternative_draws):
+    # A small budget (a test's) also draws fewer proposals.
+    for _ in range(min(style.alternative_draws, 4 * budget.iterations)):
         move = engine.bot(view, list(legal_actions), rng, style.alternative_level)
         k = _key(move)
         if k != base_key:

@@ -20,7 +20,7 @@ from app.tables.thinking import answer, question_for
 
 GAMES = sorted(REGISTRY)
 #: Enough searches to make real choices; no clock, so the machine's speed does not matter.
-BUDGET = SearchBudget(iterations=24, seconds=600.0)
+BUDGET = SearchBudget(iterations=10, seconds=600.0)
 GAMES_PER_COUNT = 2
 POINTS_PER_GAME = 3
 

@@ -42,7 +42,7 @@ from tests.support.playthrough import Step, draws, play_steps, sample_games
 from tests.support.unions import type_names
 
 #: A few searches per move, and no clock: the same game whatever the machine's speed.
-SMALL_SEARCH = SearchBudget(iterations=3, seconds=60.0)
+SMALL_SEARCH = SearchBudget(iterations=2, seconds=60.0)
 
 ENGINES: dict[str, Engine] = {"pick": PICK, **REGISTRY}  # type: ignore[dict-item]
 

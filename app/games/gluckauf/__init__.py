@@ -7,7 +7,7 @@ wire form ``view_json``), ``bot``, ``message`` and ``undo``.
 
 from __future__ import annotations
 
-from app.games.base import GameEngine, GameInfo, Refusal
+from app.games.base import TO_THE_END, GameEngine, GameInfo, Refusal, SearchStyle
 
 from . import bot, rules
 from .actions import Action, AnyAction
@@ -27,7 +27,7 @@ ENGINE: GameEngine[GluckaufState, GluckaufOptions, AnyAction, GluckaufView] = Ga
         title="Glück Auf (Coal Baron)",
         min_players=2,
         max_players=4,
-        bot_levels=("easy", "normal", "random"),
+        bot_levels=("easy", "normal", "strong", "random"),
     ),
     state=GluckaufState,
     options=GluckaufOptions,
@@ -45,4 +45,7 @@ ENGINE: GameEngine[GluckaufState, GluckaufOptions, AnyAction, GluckaufView] = Ga
     not_an_action=Refusal("not a Glück Auf action", "gluckauf.not_an_action"),
     determinize=determinize,
     evaluate=bot.evaluate,
+    # A tree search trusts evaluate, which undervalues mining against factory tiles and
+    # lost every game to normal; the normal bot's own games, played to the end, don't.
+    search_style=SearchStyle(candidates=3, rollout_level="normal", rollout_depth=TO_THE_END),
 )

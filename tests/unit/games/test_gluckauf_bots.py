@@ -91,5 +91,5 @@ def test_the_search_picks_a_legal_move_from_its_view_and_repeats_itself() -> Non
 
 
 def test_the_levels_are_offered() -> None:
-    # Strong waits until its search beats the normal bot on the ladder (docs/BOTS.md).
-    assert ENGINE.info.bot_levels == ("easy", "normal", "random")
+    # Strong since its search beats the normal bot on the ladder (docs/BOTS.md).
+    assert ENGINE.info.bot_levels == ("easy", "normal", "strong", "random")

@@ -9,6 +9,10 @@ favoured), plays a few random moves past the tree's edge and asks the game's ``e
 how each seat stands there. Every seat in the tree plays to its own interest: a node keeps
 the rewards of the seat that moved into it.
 
+A game whose evaluation misleads a tree (MINE!, Glück Auf, Ginkgopolis) declares a
+``SearchStyle`` with ``candidates`` instead, and :func:`improve` looks ahead from its normal
+bot's move rather than building a tree.
+
 Its only chance is the ``rng`` it is given, and it stops after ``budget.iterations``
 searches, so a seed and a budget decide its move; ``budget.seconds`` caps the wall clock on
 a machine too slow for the iterations (then the move depends on the machine's speed).
@@ -61,6 +65,8 @@ class SearchStyle(NamedTuple):
     #: The level whose choices, drawn ``alternative_draws`` times, propose the others.
     alternative_level: str = "easy"
     alternative_draws: int = 24
+    #: How many standard errors another candidate's gain over the bot's move must reach.
+    caution: float = 1.0
 
 
 DEFAULT_SEARCH = SearchStyle()
@@ -279,7 +285,8 @@ def improve(
     candidates = [base, *(move for _, move in ranked[:room])]
     if len(candidates) == 1:
         return base
-    totals = [0.0] * len(candidates)
+    # Each round's reward per candidate: the candidates are compared round by round.
+    rounds: list[list[float]] = []
     deadline = time.perf_counter() + budget.seconds
     n_seats: int | None = None
     playouts = 0
@@ -290,7 +297,8 @@ def improve(
         if n_seats is None:
             n_seats = len(engine.evaluate(world))
         chance = rng.random()
-        for i, move in enumerate(candidates):
+        rewards: list[float] = []
+        for move in candidates:
             state, _ = rules.apply(world, seat, move)
             playout_rng = random.Random(chance)
             for _ in range(style.rollout_depth):
@@ -302,7 +310,26 @@ def improve(
                     mover,
                     _policy_move(engine, state, mover, playout_rng, style.rollout_level),
                 )
-            totals[i] += _rewards(engine, state, n_seats)[seat]
+            rewards.append(_rewards(engine, state, n_seats)[seat])
+        rounds.append(rewards)
         playouts += len(candidates)
-    best = max(range(len(candidates)), key=lambda i: (totals[i], i == 0))
-    return candidates[best]
+    return candidates[_proven_better(rounds, style.caution)]
+
+
+def _proven_better(rounds: list[list[float]], caution: float) -> int:
+    """The candidate (by index) whose gain over candidate 0 in the same rounds is largest,
+    among those whose mean gain exceeds ``caution`` standard errors; 0 if none does.
+
+    With a few rounds a move a second, the best-looking of several candidates often looks
+    best by luck; only a gain the rounds agree on replaces the bot's own move."""
+    n = len(rounds)
+    if n < 2:
+        return 0
+    best, best_gain = 0, 0.0
+    for i in range(1, len(rounds[0])):
+        gains = [r[i] - r[0] for r in rounds]
+        mean = sum(gains) / n
+        spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1))
+        if mean > caution * spread / math.sqrt(n) and mean > best_gain:
+            best, best_gain = i, mean
+    return best

@@ -154,3 +154,14 @@ def test_the_rollout_search_weighs_only_the_moves_most_often_proposed() -> None:
     pick = search.choose(engine, Toy(), 0, legal, random.Random(3), BUDGET, narrow)  # type: ignore[arg-type]
     assert pick == "meek"
     assert _improve(engine, seed=3) == "safe"
+
+
+def test_only_a_gain_the_rounds_agree_on_replaces_the_bots_move() -> None:
+    steady = [[0.5, 0.6, 0.5], [0.4, 0.5, 0.4], [0.7, 0.8, 0.7]]
+    assert search._proven_better(steady, caution=1.0) == 1
+    # Candidate 2 gains more on average, but by one lucky round: its gain is not proven.
+    lucky = [[0.5, 0.6, 0.5], [0.5, 0.6, 0.5], [0.0, 0.1, 1.0], [0.5, 0.55, 0.2]]
+    assert search._proven_better(lucky, caution=1.0) == 1
+    assert search._proven_better(lucky, caution=0.0) == 2
+    assert search._proven_better([[0.0, 1.0, 1.0]], caution=0.0) == 0  # one round is no proof
+    assert search._proven_better([[0.5, 0.4], [0.5, 0.5]], caution=0.0) == 0

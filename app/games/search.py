@@ -160,7 +160,6 @@ def choose(
         return improve(engine, view, seat, legal_actions, rng, budget, style)
     rules = engine.rules
     exploration = style.exploration
-    by_policy = style.rollout_level != "random"
     root = _Node(seat)
     root_keys = [_key(a) for a in legal_actions]
     deadline = time.perf_counter() + budget.seconds
@@ -205,18 +204,8 @@ def choose(
             actor = _actor(rules.to_act(state), seat)
             actions = rules.legal_actions(state, actor)
             keys = [_key(a) for a in actions]
-        # A short playout past the edge, then the position as the game judges it. A policy
-        # plays each seat from that seat's view of the dealt world, as it would at a table.
-        for _ in range(style.rollout_depth):
-            if rules.result(state) is not None:
-                break
-            mover = _actor(rules.to_act(state), seat)
-            if by_policy:
-                move = _policy_move(engine, state, mover, rng, style.rollout_level)
-            else:
-                moves = rules.legal_actions(state, mover)
-                move = moves[rng.randrange(len(moves))]
-            state, _ = rules.apply(state, mover, move)
+        # A short playout past the edge, then the position as the game judges it.
+        state = _play_on(engine, state, seat, rng, style)
         rewards = _rewards(engine, state, n_seats)
         for visited in path[1:]:
             visited.visits += 1
@@ -226,6 +215,25 @@ def choose(
         key=lambda i: _score(root.children.get(root_keys[i])),
     )
     return legal_actions[best]
+
+
+def _play_on(
+    engine: Searchable, state: Any, seat: Seat, rng: random.Random, style: SearchStyle
+) -> Any:
+    """``state`` after up to ``style.rollout_depth`` more moves by the ``rollout_level`` bot,
+    each seat's from that seat's view of the dealt world, as it would play at a table."""
+    rules = engine.rules
+    for _ in range(style.rollout_depth):
+        if rules.result(state) is not None:
+            break
+        mover = _actor(rules.to_act(state), seat)
+        if style.rollout_level == "random":
+            moves = rules.legal_actions(state, mover)
+            move = moves[rng.randrange(len(moves))]
+        else:
+            move = _policy_move(engine, state, mover, rng, style.rollout_level)
+        state, _ = rules.apply(state, mover, move)
+    return state
 
 
 def _policy_move(
@@ -300,16 +308,7 @@ def improve(
         rewards: list[float] = []
         for move in candidates:
             state, _ = rules.apply(world, seat, move)
-            playout_rng = random.Random(chance)
-            for _ in range(style.rollout_depth):
-                if rules.result(state) is not None:
-                    break
-                mover = _actor(rules.to_act(state), seat)
-                state, _ = rules.apply(
-                    state,
-                    mover,
-                    _policy_move(engine, state, mover, playout_rng, style.rollout_level),
-                )
+            state = _play_on(engine, state, seat, random.Random(chance), style)
             rewards.append(_rewards(engine, state, n_seats)[seat])
         rounds.append(rewards)
         playouts += len(candidates)

@@ -7,7 +7,7 @@ dummy director plays inside ``apply``), ``view``, ``bot`` (easy, normal; strong 
 
 from __future__ import annotations
 
-from app.games.base import GameEngine, GameInfo, Refusal
+from app.games.base import TO_THE_END, GameEngine, GameInfo, Refusal, SearchStyle
 from app.games.mine import bot, rules
 from app.games.mine.actions import Action, MineAction
 from app.games.mine.describe import message
@@ -44,4 +44,9 @@ ENGINE: GameEngine[MineState, MineOptions, MineAction, MineView] = GameEngine(
     not_an_action=Refusal("not a MINE! action", "mine.not_an_action"),
     determinize=determinize,
     evaluate=bot.evaluate,
+    # A tree keeps apart the many cards that play alike and, from four players on, drowns
+    # in the other seats' branches: it lost to normal. Weighing the normal bot's move
+    # against the others its easy self proposes, each played out to the end, does better
+    # but not yet well enough to offer (docs/BOTS.md: 55% of 20 two-player games).
+    search_style=SearchStyle(candidates=6, rollout_level="normal", rollout_depth=TO_THE_END),
 )

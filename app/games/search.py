@@ -274,7 +274,7 @@ def improve(
     ``rollout_level`` bot for ``rollout_depth`` moves, each playout with the same chance (common
     random numbers: the candidates differ by their own effect, not by luck). An iteration
     is one playout, and the budget's clock is checked between rounds. The bot's own move is
-    kept unless another one does better."""
+    kept unless another one's gain over it is proven (:func:`_proven_better`)."""
     rules = engine.rules
     policy_rng = random.Random(rng.random())
     base = engine.bot(view, list(legal_actions), policy_rng, style.rollout_level)

@@ -48,6 +48,10 @@ LAG_BOUND = 0.1
 PERSPECTIVES = ("full", "spectator", "0", "1", "2", "3")
 WINDOWS = ((1, 500), (1, 100), (100, 100), (200, 500))
 STEP_REQUESTS = 20
+# The burst lasts at least this long, so that the probe (which sleeps up to 0.1 s while the
+# process is idle) wakes often enough to be judged even when every replay is cached and the
+# requests themselves are over in a few tens of milliseconds.
+MIN_BURST_SECONDS = 0.5
 
 
 # --------------------------------------------------------------------------- the server
@@ -202,7 +206,8 @@ async def _burst(
     round_: str,
 ) -> dict[str, Any]:
     players, run_tid, run_player, run_key, run_version = running
-    done = asyncio.Event()
+    started = time.monotonic()
+    done, over = asyncio.Event(), asyncio.Event()
     out: dict[str, Any] = {"steps": [], "replays": [], "retries": [], "moves": [], "health": []}
     async with httpx.AsyncClient(base_url=url, timeout=120) as client:
 
@@ -243,7 +248,7 @@ async def _burst(
                         n += 1
 
         async def health() -> None:
-            while not done.is_set():
+            while not over.is_set():
                 out["health"].append((await client.get("/healthz")).status_code)
                 await asyncio.sleep(0.02)
 
@@ -256,7 +261,11 @@ async def _burst(
         work += [retry(human, tid, key, version) for key, version in old_ids]
         work.append(retry(run_player, run_tid, run_key, run_version))
         await asyncio.gather(*work)
+        # The running game stops with the work (it must not run out of moves over two
+        # rounds); the health checks go on until the burst has lasted long enough.
         done.set()
+        await asyncio.sleep(max(0.0, started + MIN_BURST_SECONDS - time.monotonic()))
+        over.set()
         await asyncio.gather(*background)
     return out
 

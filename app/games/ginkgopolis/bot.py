@@ -52,6 +52,8 @@ class _Ctx:
     n_owners: int
     rounds_left: float
     tops: dict[str, str] = field(default_factory=dict)
+    #: :func:`_points` of the city as it stands, the same for every option weighed.
+    standing: tuple[float, float] | None = None
 
 
 def _ctx(view: GinkgopolisView) -> _Ctx:
@@ -73,24 +75,27 @@ def _ctx(view: GinkgopolisView) -> _Ctx:
     return _Ctx(view, me, city, n, left, tops)
 
 
-def _final_points(ctx: _Ctx, city: dict[str, Building], tableau: list[str], owner: int) -> float:
+def _points(ctx: _Ctx, city: dict[str, Building], tableau: list[str]) -> tuple[float, float]:
+    """The district and end-card points the seat (with ``tableau``) and its best rival
+    would hold if the game ended with ``city``: the districts are counted once for both."""
     dist = district_scores(city, ctx.n_owners)
-    pl = ctx.view.players[owner]
-    tab = [*pl.characters, *tableau]
-    cards = sum(end_card_score(c, owner, city, tab) for c in tableau)
-    return float(dist[owner] + cards)
-
-
-def _others_points(ctx: _Ctx, city: dict[str, Building]) -> float:
-    dist = district_scores(city, ctx.n_owners)
-    best = 0.0
+    mine = 0.0
+    best_other = 0.0
     for p, pl in enumerate(ctx.view.players):
+        own = tableau if p == ctx.me else list(pl.tableau)
+        tab = [*pl.characters, *own]
+        points = float(dist[p] + sum(end_card_score(c, p, city, tab) for c in own))
         if p == ctx.me:
-            continue
-        tab = [*pl.characters, *pl.tableau]
-        cards = sum(end_card_score(c, p, city, tab) for c in pl.tableau)
-        best = max(best, float(dist[p] + cards))
-    return best
+            mine = points
+        else:
+            best_other = max(best_other, points)
+    return mine, best_other
+
+
+def _standing(ctx: _Ctx) -> tuple[float, float]:
+    if ctx.standing is None:
+        ctx.standing = _points(ctx, ctx.city, list(ctx.view.players[ctx.me].tableau))
+    return ctx.standing
 
 
 def _item_value(ctx: _Ctx, item: str) -> float:
@@ -142,8 +147,6 @@ def _score_select(ctx: _Ctx, a: Select) -> float:
     view = ctx.view
     me = ctx.me
     pl = view.players[me]
-    base_me = _final_points(ctx, ctx.city, list(pl.tableau), me)
-    base_others = _others_points(ctx, ctx.city)
     card, tile = a.card, a.tile
     if tile is None:
         value = _bonus_value(ctx, "exploit")
@@ -190,8 +193,8 @@ def _score_select(ctx: _Ctx, a: Select) -> float:
         tableau = [*pl.tableau, card]
         # a higher number protects the new top (a rival pays more to cover it)
         value += 0.05 * D.number_of(tile)
-    after_me = _final_points(ctx, city, tableau, me)
-    after_others = _others_points(ctx, city)
+    base_me, base_others = _standing(ctx)
+    after_me, after_others = _points(ctx, city, tableau)
     weight = W["final_late"] if ctx.rounds_left < 3 else W["final_now"]
     value += weight * (after_me - base_me)
     if view.n_players > 1 or view.solo:

@@ -25,6 +25,7 @@ while opponents still place, staying in the round (to answer a raid later) count
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Iterator
@@ -90,6 +91,7 @@ class _Plan:
     rec: list[int]
 
 
+@functools.cache
 def _binom_tail(n: int, p: float, k: int) -> float:
     """P(X > k) for X ~ Binomial(n, p)."""
     if k < 0:
@@ -143,6 +145,36 @@ class _Evaluator:
             for d in self.others
         }
         self.rival[self.me] = 0.0
+        # What value() reads of the others for every placement weighed, worked out once:
+        # each one's raid on us (the stack shown and the cards it may still place) and,
+        # per possible victim, its guard and how many others raid it too.
+        self.threats = [
+            (
+                next((s.size for s in d.stacks if s.victim == self.me), 0),
+                self.remaining[d.director] * RAID_THREAT,
+            )
+            for d in self.others
+        ]
+        self.victim_guard: dict[int, tuple[float, int]] = {}
+
+    def _guard(self, victim: int) -> tuple[float, int]:
+        """A raid victim's expected defence and the number of stacks others aim at it."""
+        found = self.victim_guard.get(victim)
+        if found is None:
+            dv = self.view.directors[victim]
+            watch = sum(1 for q in dv.placed if q.location == "watchtower")
+            vdef = DEF_PER_HIDDEN_CARD * watch
+            if not dv.done:
+                vdef += 0.6 * (4 - dv.placed_count) * 0.25 * DEF_PER_HIDDEN_CARD
+            rivals = sum(
+                1
+                for d in self.others
+                if d.director != victim
+                for s in d.stacks
+                if s.victim == victim
+            )
+            found = self.victim_guard[victim] = (vdef, rivals)
+        return found
 
     def _next_limit(self) -> float:
         v = self.view
@@ -192,9 +224,7 @@ class _Evaluator:
         defence = sum(DEF[c] for c in p.watch)
         loss = 0.0
         if "gendarmes" not in kinds:
-            for d in self.others:
-                size = next((s.size for s in d.stacks if s.victim == self.me), 0)
-                future = self.remaining[d.director] * RAID_THREAT
+            for size, future in self.threats:
                 attack = ATK_PER_HIDDEN_CARD * (size + future)
                 if size:
                     loss += max(0.0, attack - defence)
@@ -207,17 +237,7 @@ class _Evaluator:
         for victim, stack in p.raids.items():
             dv = v.directors[victim]
             attack = sum(ATK[c] for c in stack)
-            watch = sum(1 for q in dv.placed if q.location == "watchtower")
-            vdef = DEF_PER_HIDDEN_CARD * watch
-            if not dv.done:
-                vdef += 0.6 * (4 - dv.placed_count) * 0.25 * DEF_PER_HIDDEN_CARD
-            rivals = sum(
-                1
-                for d in self.others
-                if d.director != victim
-                for s in d.stacks
-                if s.victim == victim
-            )
+            vdef, rivals = self._guard(victim)
             take = min(max(0.0, attack - vdef), dv.stock / (1 + 0.5 * rivals))
             gain += 0.85 * take
             harm += 0.85 * take * self.rival[victim]

@@ -18,8 +18,13 @@ and the rules reveal:
   rule (§7.3, §7.4), so its watchtower card is the best defender of the set, and so on; a
   raid victim not yet shown is drawn among the directors with coal as the rule draws it.
 
-From round 2 on a card's past is not followed (the view keeps no history): an unseen card
-is as likely in any hidden place as in another, within the rules above.
+A face-down profession card another director placed was chosen, not drawn: a director puts
+its best attacker in the shelter, its best defender on the watchtower and so on. So such a
+card is dealt leaning towards that location's value (the card's weight is
+``PLACEMENT_LEAN`` to the power of its ATK in the shelter, DEF on the watchtower, EXT in the
+mine, REC at recruitment; any card may still be there). Otherwise, from round 2 on a card's
+past is not followed (the view keeps no history): an unseen card is as likely in any hidden
+place as in another, within the rules above.
 
 What no view shows, nor any rule gives back: the die rolls of a finished game's roll-offs
 (its order and tie-break text are kept; the rolls are left empty).
@@ -56,6 +61,12 @@ _EVENT = 0
 _PROFESSION = 1
 _ANY = 2
 
+#: How much more likely a face-down placed profession card is per point of the value its
+#: location uses (a director places its cards by those values, §2.3): a miner (ATK 2) is
+#: twice as likely in the shelter as a pit builder (ATK 1), a brawler (ATK 3) four times.
+PLACEMENT_LEAN = 2.0
+_LOCATION_VALUE = {"shelter": ATK, "watchtower": DEF, "mine": EXT, "recruitment": REC}
+
 
 def determinize(view: MineView, seat: Seat, rng: random.Random) -> MineState:
     """A complete state whose ``view(state, seat)`` equals ``view``, the unseen cards dealt
@@ -83,6 +94,9 @@ def determinize(view: MineView, seat: Seat, rng: random.Random) -> MineState:
     # The hidden places, one list per director: (what it may hold) for each face-down
     # placement in placement order, then the dummy's pending plan, then the hand.
     places: list[list[int]] = [[] for _ in range(n)]
+    # The location a director chose each face-down profession card for (None: not chosen
+    # by a director's judgement: an event, the dummy's cards, a hand).
+    chosen_for: list[list[str | None]] = [[] for _ in range(n)]
     for dv in view.directors:
         if dv.director == seat:
             continue
@@ -91,19 +105,24 @@ def determinize(view: MineView, seat: Seat, rng: random.Random) -> MineState:
             if p.card is None:
                 if dv.is_dummy:
                     needs.append(_PROFESSION)
+                    chosen_for[dv.director].append(None)
                 else:
                     needs.append(_EVENT if p.location == "events" else _PROFESSION)
+                    chosen_for[dv.director].append(
+                        p.location if p.location in _LOCATION_VALUE else None
+                    )
         needs.extend([_PROFESSION] * dv.pending_cards)
         needs.extend([_PROFESSION if dv.is_dummy else _ANY] * dv.hand_size)
+        chosen_for[dv.director].extend([None] * (len(needs) - len(chosen_for[dv.director])))
 
     dealt: list[list[int]] = [[0] * len(needs) for needs in places]
     pool = unseen
     if view.round == 1:
-        pool = _deal_starting_cards(view, seat, unseen, places, dealt, rng)
+        pool = _deal_starting_cards(view, seat, unseen, places, chosen_for, dealt, rng)
 
     # Everything not pinned: event places from the unseen events, profession places from
-    # the unseen professions, then the rest (hands of any kind, the draw pile) from what is
-    # left, each uniformly: every deal that fits is equally likely.
+    # the unseen professions (a director's chosen ones leaning to their location's value),
+    # then the rest (hands of any kind, the draw pile) from what is left, uniformly.
     events = [c for c in pool if IS_EVENT[c]]
     professions = [c for c in pool if not IS_EVENT[c]]
     rng.shuffle(events)
@@ -113,7 +132,7 @@ def determinize(view: MineView, seat: Seat, rng: random.Random) -> MineState:
             if need == _EVENT:
                 dealt[d][i] = events.pop()
             elif need == _PROFESSION:
-                dealt[d][i] = professions.pop()
+                dealt[d][i] = _take_for(professions, chosen_for[d][i], rng)
     rest = events + professions
     rng.shuffle(rest)
     for d in range(n):
@@ -211,6 +230,7 @@ def _deal_starting_cards(
     seat: Seat,
     unseen: list[int],
     places: list[list[int]],
+    chosen_for: list[list[str | None]],
     dealt: list[list[int]],
     rng: random.Random,
 ) -> list[int]:
@@ -232,13 +252,27 @@ def _deal_starting_cards(
         own = [c for c in starting_hand(d) if c in unseen_set]
         pinned_all.update(own)
         # Starting cards are professions: they may fill any of the director's places (no
-        # event place is face down in round 1: nobody holds an event before drawing).
+        # event place is face down in round 1: nobody holds an event before drawing). The
+        # placed ones first, each leaning to its location's value, then the others.
+        rng.shuffle(own)
         slots = list(range(n_places))
         rng.shuffle(slots)
-        for card, i in zip(own, slots, strict=False):
-            dealt[d][i] = card
+        slots.sort(key=lambda i: chosen_for[d][i] is None)
+        for i in slots[: len(own)]:
+            dealt[d][i] = _take_for(own, chosen_for[d][i], rng)
             places[d][i] = -1  # filled
     return [c for c in unseen if c not in pinned_all]
+
+
+def _take_for(cards: list[int], location: str | None, rng: random.Random) -> int:
+    """Take one of ``cards`` (shuffled already) for a place: the last one, or, for a card a
+    director chose for ``location``, one drawn by its weight there (``PLACEMENT_LEAN``)."""
+    if location is None:
+        return cards.pop()
+    value = _LOCATION_VALUE[location]
+    weights = [PLACEMENT_LEAN ** value[c] for c in cards]
+    (i,) = rng.choices(range(len(cards)), weights=weights)
+    return cards.pop(i)
 
 
 def _dummy_round(

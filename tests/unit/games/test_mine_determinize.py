@@ -274,6 +274,48 @@ def test_the_dummys_cards_follow_its_rule() -> None:
     assert victims == {0, 1}, "a victim not yet shown is drawn among those with coal (R5)"
 
 
+def test_a_card_a_director_chose_for_a_location_leans_to_its_value_there() -> None:
+    # Round 3, another director's face-down professions on the board: each is dealt leaning
+    # to what its location uses (ATK in the shelter, DEF on the watchtower...), as a director
+    # chooses; hands and the draw pile stay uniform, and any card may still be anywhere.
+    def placed_face_down(s: MineState) -> bool:
+        return (
+            s.round == 3
+            and s.phase == "placement"
+            and {"shelter", "watchtower", "mine"}
+            <= {p.location for d in s.directors[1:] if not d.is_dummy for p in d.placed}
+        )
+
+    state = _position(3, 1, MineOptions(), placed_face_down)
+    view = ENGINE.view(state, 0)
+    unseen = [c for c in ALL_CARD_IDS if c not in _seen(view) and not IS_EVENT[c]]
+    value_of = {"shelter": ATK, "watchtower": DEF, "mine": EXT, "recruitment": REC}
+    dealt: dict[str, list[int]] = defaultdict(list)
+    hands: list[int] = []
+    rng = random.Random(3)
+    for _ in range(2000):
+        made = determinize(view, 0, rng)
+        for d, director in enumerate(made.directors):
+            if d == 0 or director.is_dummy:
+                continue
+            hands += [c for c in director.hand if not IS_EVENT[c]]
+            for p in director.placed:
+                if p.location in value_of:
+                    dealt[p.location].append(p.card)
+
+    def mean(values: Any, cards: list[int]) -> float:
+        return sum(values[c] for c in cards) / len(cards)
+
+    for location, cards in dealt.items():
+        values = value_of[location]
+        # Against the unseen professions dealt uniformly: clearly more of that value.
+        assert mean(values, cards) > mean(values, unseen) + 0.15, location
+    # The hands hold what the choices left: less attack than the unseen average.
+    assert mean(ATK, hands) < mean(ATK, unseen)
+    # Every unseen profession still turns up in the shelter.
+    assert set(dealt["shelter"]) == set(unseen)
+
+
 # --------------------------------------------------------------------------- purity
 
 

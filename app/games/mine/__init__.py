@@ -26,7 +26,7 @@ ENGINE: GameEngine[MineState, MineOptions, MineAction, MineView] = GameEngine(
         title="MINE!",
         min_players=2,
         max_players=6,
-        bot_levels=("easy", "normal", "random"),
+        bot_levels=("easy", "normal", "strong", "random"),
     ),
     state=MineState,
     options=MineOptions,

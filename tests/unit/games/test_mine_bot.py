@@ -117,7 +117,7 @@ def _play(n: int, seed: int, levels: list[str], options: MineOptions | None = No
         (seat,) = ENGINE.to_act(state)
         legal = ENGINE.legal_actions(state, seat)
         view = ENGINE.view(state, seat)
-        if levels[seat] == "strong":  # the search, which MINE! does not offer yet
+        if levels[seat] == "strong":  # the search, at a small budget
             budget = SearchBudget(iterations=12, seconds=60.0)
             action = search.choose(ENGINE, view, seat, legal, rngs[seat], budget)
         else:
@@ -128,7 +128,7 @@ def _play(n: int, seed: int, levels: list[str], options: MineOptions | None = No
 
 
 def test_every_level_and_the_search_play_legal_moves_to_the_end() -> None:
-    assert ENGINE.info.bot_levels == ("easy", "normal", "random")
+    assert ENGINE.info.bot_levels == ("easy", "normal", "strong", "random")
     _play(2, 4, ["easy", "strong"])
     _play(3, 5, ["strong", "easy", "normal"], MineOptions(dummy=True, variant=True))
 

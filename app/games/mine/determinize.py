@@ -3,8 +3,8 @@
 What a seat does not see (rules/mine.md §8): the other directors' hands, their face-down
 placed cards, the dummy's hand and the cards it chose this round (§7.2), the draw pile's
 order, the die-card pile's order and the chance to come. :func:`determinize` deals every card
-the seat has not seen into those places, uniformly among the deals that keep what the view
-and the rules reveal:
+the seat has not seen into those places, at random among the deals that keep what the view
+and the rules reveal (uniformly, but for the cards another director chose, below):
 
 - counts: every hand size, every face-down placement (its location and victim stay as seen),
   the dummy's pending cards, the draw pile's size, the die-card pile's size;

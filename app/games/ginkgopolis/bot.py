@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,10 +21,14 @@ from .rules import (
     Building,
     FinalScore,
     GinkgopolisState,
+    cell_of,
     compute_scores,
+    district_at,
     district_scores,
+    districts,
     end_card_score,
     neighbours,
+    score_district,
 )
 from .view import GinkgopolisView
 
@@ -54,10 +59,24 @@ class _Ctx:
     tops: dict[str, str] = field(default_factory=dict)
     #: :func:`_points` of the city as it stands, the same for every option weighed.
     standing: tuple[float, float] | None = None
+    #: The districts of the city as it stands (:func:`_districts_standing`).
+    districts: _Districts | None = None
 
 
-def _ctx(view: GinkgopolisView) -> _Ctx:
-    me = view.seat if view.seat is not None else 0
+@dataclass
+class _Districts:
+    """The districts of a city: which one holds each cell, and each one's SP per owner."""
+
+    group_of: dict[str, int]
+    scores: list[dict[int, int]]
+    totals: list[int]
+
+
+def _ctx(view: GinkgopolisView, me: int | None = None) -> _Ctx:
+    """The judgement's context for seat ``me`` (the view's own seat by default): it reads only
+    what the view shows every seat, so it judges another seat's options as well."""
+    if me is None:
+        me = view.seat if view.seat is not None else 0
     city = {
         f"{b.cell[0]},{b.cell[1]}": Building(tiles=list(b.tiles), owner=b.owner, pending=b.pending)
         for b in view.city
@@ -75,10 +94,50 @@ def _ctx(view: GinkgopolisView) -> _Ctx:
     return _Ctx(view, me, city, n, left, tops)
 
 
-def _points(ctx: _Ctx, city: dict[str, Building], tableau: list[str]) -> tuple[float, float]:
+def _districts_standing(ctx: _Ctx) -> _Districts:
+    if ctx.districts is None:
+        group_of: dict[str, int] = {}
+        scores: list[dict[int, int]] = []
+        totals = [0] * ctx.n_owners
+        for i, group in enumerate(districts(ctx.city)):
+            group_of.update(dict.fromkeys(group, i))
+            scores.append(score_district(ctx.city, group))
+            for o, v in scores[-1].items():
+                totals[o] += v
+        ctx.districts = _Districts(group_of, scores, totals)
+    return ctx.districts
+
+
+def _district_totals(ctx: _Ctx, city: dict[str, Building], changed: str | None) -> list[int]:
+    """``district_scores(city)``, where ``city`` is the city as it stands but for the one
+    cell ``changed``: only the groups that cell and its neighbours are in can differ, so
+    only they are counted anew."""
+    if changed is None:
+        return district_scores(city, ctx.n_owners)
+    standing = _districts_standing(ctx)
+    near = [changed, *(f"{c[0]},{c[1]}" for c in neighbours(cell_of(changed)))]
+    out = list(standing.totals)
+    for i in {standing.group_of[k] for k in near if k in standing.group_of}:
+        for o, v in standing.scores[i].items():
+            out[o] -= v
+    counted: set[str] = set()
+    for k in near:
+        if k in city and k not in counted:
+            group = district_at(city, k)
+            counted.update(group)
+            if len(group) >= 2:
+                for o, v in score_district(city, group).items():
+                    out[o] += v
+    return out
+
+
+def _points(
+    ctx: _Ctx, city: dict[str, Building], tableau: list[str], changed: str | None = None
+) -> tuple[float, float]:
     """The district and end-card points the seat (with ``tableau``) and its best rival
-    would hold if the game ended with ``city``: the districts are counted once for both."""
-    dist = district_scores(city, ctx.n_owners)
+    would hold if the game ended with ``city`` (the city as it stands but for the cell
+    ``changed``, if named): the districts are counted once for both."""
+    dist = _district_totals(ctx, city, changed)
     mine = 0.0
     best_other = 0.0
     for p, pl in enumerate(ctx.view.players):
@@ -143,11 +202,10 @@ def _card_value(ctx: _Ctx, card: str, city: dict[str, Building]) -> float:
     return now + growth
 
 
-def _score_select(ctx: _Ctx, a: Select) -> float:
+def _score_select(ctx: _Ctx, card: str, tile: str | None) -> float:
     view = ctx.view
     me = ctx.me
     pl = view.players[me]
-    card, tile = a.card, a.tile
     if tile is None:
         value = _bonus_value(ctx, "exploit")
         if D.is_urbanization(card):
@@ -157,16 +215,15 @@ def _score_select(ctx: _Ctx, a: Select) -> float:
             return value
         b = ctx.city[k]
         return value + _colour_value(ctx, b.top[0], b.height)
-    city = {
-        k: Building(tiles=list(b.tiles), owner=b.owner, pending=b.pending)
-        for k, b in ctx.city.items()
-    }
+    # The city as it stands but for the one building the selection makes or changes.
+    city = dict(ctx.city)
     value = -_item_value(ctx, "tile") * W["tile_spent"]
     if D.is_urbanization(card):
         site = view.tokens.get(D.letter_of(card))
         if site is None:
             return -100.0
-        city[f"{site[0]},{site[1]}"] = Building(tiles=[tile], owner=me, pending=True)
+        changed = f"{site[0]},{site[1]}"
+        city[changed] = Building(tiles=[tile], owner=me, pending=True)
         for c in neighbours(site):
             nb = city.get(f"{c[0]},{c[1]}")
             if nb is not None:
@@ -175,8 +232,11 @@ def _score_select(ctx: _Ctx, a: Select) -> float:
         value += _bonus_value(ctx, "urbanize")
         tableau = list(pl.tableau)
     else:
-        k = ctx.tops[card]
-        b = city[k]
+        changed = ctx.tops[card]
+        standing = city[changed]
+        b = city[changed] = Building(
+            tiles=list(standing.tiles), owner=standing.owner, pending=standing.pending
+        )
         h = b.height
         sp_cost = max(0, D.number_of(b.top) - D.number_of(tile))
         colour_cost = 1 if tile[0] != b.top[0] else 0
@@ -194,7 +254,7 @@ def _score_select(ctx: _Ctx, a: Select) -> float:
         # a higher number protects the new top (a rival pays more to cover it)
         value += 0.05 * D.number_of(tile)
     base_me, base_others = _standing(ctx)
-    after_me, after_others = _points(ctx, city, tableau)
+    after_me, after_others = _points(ctx, city, tableau, changed)
     weight = W["final_late"] if ctx.rounds_left < 3 else W["final_now"]
     value += weight * (after_me - base_me)
     if view.n_players > 1 or view.solo:
@@ -246,9 +306,20 @@ def choose(view: GinkgopolisView, legal: list[Any], rng: random.Random) -> Any:
         return legal[-1]
     if isinstance(first, Select):
         ctx = _ctx(view)
-        scored = [(_score_select(ctx, a) + rng.random() * 1e-6, i) for i, a in enumerate(legal)]
+        scored = [
+            (_score_select(ctx, a.card, a.tile) + rng.random() * 1e-6, i)
+            for i, a in enumerate(legal)
+        ]
         return legal[max(scored)[1]]
     return legal[rng.randrange(len(legal))]
+
+
+def selection_judge(view: GinkgopolisView, seat: int) -> Callable[[str, str | None], float]:
+    """The normal policy's score of a selection (card, tile or None) that ``seat`` might
+    make, from what ``view`` shows every seat: how another seat weighs its options, for
+    the strong bot's worlds to deal a secret selection as it was likely chosen."""
+    ctx = _ctx(view, seat)
+    return lambda card, tile: _score_select(ctx, card, tile)
 
 
 #: How far the easy policy misjudges a selection (SP of noise on each score), and how often it
@@ -264,7 +335,8 @@ def easy(view: GinkgopolisView, legal: list[Any], rng: random.Random) -> Any:
     if isinstance(first, Select):
         ctx = _ctx(view)
         scored = [
-            (_score_select(ctx, a) + rng.gauss(0.0, EASY_NOISE), i) for i, a in enumerate(legal)
+            (_score_select(ctx, a.card, a.tile) + rng.gauss(0.0, EASY_NOISE), i)
+            for i, a in enumerate(legal)
         ]
         return legal[max(scored)[1]]
     if rng.random() < EASY_SLIP:

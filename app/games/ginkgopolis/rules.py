@@ -1383,6 +1383,23 @@ def districts(city: dict[str, Building]) -> list[list[str]]:
     return out
 
 
+def district_at(city: dict[str, Building], k: str) -> list[str]:
+    """The cells of the same-top-colour group that holds cell ``k`` (a district when it has
+    two or more, §12.1.1), in reading order, as :func:`districts` lists it: the one group
+    that a change at ``k`` alone can make of the cells around it."""
+    colour = city[k].tiles[-1][0]
+    group = [k]
+    seen = {k}
+    i = 0
+    while i < len(group):
+        for nk in _neighbour_keys(group[i]):
+            if nk not in seen and (b := city.get(nk)) is not None and b.tiles[-1][0] == colour:
+                seen.add(nk)
+                group.append(nk)
+        i += 1
+    return sorted(group, key=_reading_key)
+
+
 def score_district(city: dict[str, Building], group: list[str]) -> dict[int, int]:
     """SP per owner for one district (§12.1 steps 2-5, D19 tie-breaks)."""
     r, ranked = _district_ranking(city, group)

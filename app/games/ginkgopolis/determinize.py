@@ -26,12 +26,15 @@ to come) is a fresh one drawn from ``rng``.
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
 
 from app.games.base import Rng
 from app.games.trusted import maker
 
 from . import data as D
+from .bot import selection_judge
 from .rules import (
     Building,
     Decision,
@@ -48,6 +51,9 @@ from .view import GinkgopolisView, PlayerView
 #: How likely another seat that declared in the New Hand window (§6.1.0) asked for a new
 #: hand: the view says only that it declared. Players keep their hand far more often.
 NEW_HAND_CHANCE = 0.2
+#: How sharply another seat's secret selection leans to what the normal judgement rates
+#: best (SP of score per factor e of likelihood; see :func:`_secret_selection`).
+SELECTION_TEMPERATURE = 1.0
 #: Random (card, tile) pairs tried for another seat's secret selection with a tile before
 #: every legal pair is listed (most pairs are legal: any urbanization card with any tile).
 _PAIR_TRIES = 48
@@ -132,31 +138,35 @@ def determinize(view: GinkgopolisView, seat: int, rng: random.Random) -> Ginkgop
     # ---- the other seats' SP where hidden (D12): the seat's own as the estimate
     sps = [pv.sp if pv.sp is not None else (me.sp or 0) for pv in pvs]
 
-    # ---- secret selections with a tile first: the one constraint among the hidden cards
+    # ---- secret selections, those with a tile first (the one constraint among the hidden
+    # cards): each from a hand and a screen dealt as the seat held them when it chose
     selections: list[Selection | None] = [None] * len(pvs)
+    chosen_from: dict[int, tuple[list[str], list[str] | None]] = {}
+    secret: list[int] = []
     for p, pv in enumerate(pvs):
         if p == seat:
             if pv.selection is not None:
                 selections[p] = _selection(
                     card=pv.selection.card, tile=pv.selection.tile, spent=spent[p]
                 )
-            continue
-        if not pv.has_selected:
-            continue
-        if pv.revealed is not None:
+        elif pv.revealed is not None:
             selections[p] = _selection(card=pv.revealed.card, tile=pv.revealed.tile, spent=spent[p])
-        elif pv.tile_attached:
-            card, tile = _secret_pair(p, pv, sps[p], tops, cards, tiles, rng)
-            selections[p] = _selection(card=card, tile=tile, spent=False)
-    for p, pv in enumerate(pvs):
-        if p != seat and pv.has_selected and selections[p] is None:
-            selections[p] = _selection(card=_take(cards), tile=None, spent=False)
+        elif pv.has_selected:
+            secret.append(p)
+    secret.sort(key=lambda p: not pvs[p].tile_attached)
+    for p in secret:
+        card, tile, rest = _secret_selection(view, p, sps[p], tops, cards, tiles, rng)
+        selections[p] = _selection(card=card, tile=tile, spent=False)
+        if rest is not None:
+            chosen_from[p] = rest
 
     # ---- the rest of the hidden cards: hands, Hal's card, the deck, the discard pile
     hands: list[list[str]] = []
     for p, pv in enumerate(pvs):
         if p == seat:
             hands.append(list(pv.hand or ()))
+        elif p in chosen_from:
+            hands.append(_canon(chosen_from[p][0]))
         else:
             hands.append(_canon([_take(cards) for _ in range(pv.hand_count)]))
     hal_card = _take(cards) if view.hal_card_face_down else None
@@ -178,7 +188,8 @@ def determinize(view: GinkgopolisView, seat: int, rng: random.Random) -> Ginkgop
             asides.append(list(pv.set_aside or ()))
             continue
         count = pv.tile_count
-        held = [_take(tiles) for _ in range(count)]
+        screen = chosen_from[p][1] if p in chosen_from else None
+        held = screen if screen is not None else [_take(tiles) for _ in range(count)]
         aside = 0
         if phase == "contribute" and count:
             # not done: at least one tile is still behind the screen (§19c)
@@ -310,18 +321,55 @@ def _active_player(view: GinkgopolisView) -> int | None:
     return revealed[-1] if revealed else None
 
 
-def _secret_pair(
+def _secret_selection(
+    view: GinkgopolisView,
     p: int,
-    pv: PlayerView,
     sp: int,
     tops: dict[str, Building],
     cards: list[str],
     tiles: list[str],
     rng: random.Random,
-) -> tuple[str, str]:
-    """A card and a tile for another seat's secret selection with a tile attached: uniform
-    over the unseen pairs that pass §7.0 with what the seat holds (only gains can have come
-    since), taken out of the pools."""
+) -> tuple[str, str | None, tuple[list[str], list[str] | None] | None]:
+    """Another seat's secret selection: a card, the tile attached (where the view shows one)
+    and the rest of the hand and screen it was chosen from, all taken out of the pools.
+
+    The hand it chose from (and, with a tile, the screen) is dealt uniformly, one more than
+    it holds now; the selection among that hand's legal ones (§7.0 with what the seat holds:
+    only gains can have come since) is drawn with weight ``exp(score / SELECTION_TEMPERATURE)``
+    of the normal judgement's score, as a player picks what looks best more often than not.
+    In the rare deal that allows no selection with a tile, the pair is drawn uniformly
+    over all unseen legal pairs, and the rest of the hand and screen later (``None``)."""
+    pv = view.players[p]
+    hand = [_take(cards) for _ in range(pv.hand_count + 1)]
+    screen = [_take(tiles) for _ in range(pv.tile_count + 1)] if pv.tile_attached else None
+    legal = _selectable(p, pv, sp, tops)
+    options: list[tuple[str, str | None]] = (
+        [(card, None) for card in hand]
+        if screen is None
+        else [(card, tile) for card in hand for tile in screen if legal(card, tile)]
+    )
+    if not options:
+        # Back where they were (the pools' ends), so the pools are as if never dealt from.
+        cards.extend(reversed(hand))
+        tiles.extend(reversed(screen or ()))
+        pair = _secret_pair(legal, cards, tiles, rng)
+        return (*pair, None)
+    judge = selection_judge(view, p)
+    scores = [judge(card, tile) for card, tile in options]
+    best = max(scores)
+    weights = [math.exp((score - best) / SELECTION_TEMPERATURE) for score in scores]
+    card, tile = options[rng.choices(range(len(options)), weights)[0]]
+    hand.remove(card)
+    if screen is not None and tile is not None:
+        screen.remove(tile)
+    return card, tile, (hand, screen)
+
+
+def _selectable(
+    p: int, pv: PlayerView, sp: int, tops: dict[str, Building]
+) -> Callable[[str, str], bool]:
+    """Whether seat ``p`` could select a card with a tile (§7.0) with what the view shows
+    it holds, ``sp`` its SP."""
 
     def legal(card: str, tile: str) -> bool:
         if card[:2] == "U-":
@@ -334,6 +382,17 @@ def _secret_pair(
         need = height + 1 + (1 if D.COLOUR[tile] != D.COLOUR[card] else 0)
         return sp >= D.NUMBER[card] - D.NUMBER[tile] and have >= need
 
+    return legal
+
+
+def _secret_pair(
+    legal: Callable[[str, str], bool],
+    cards: list[str],
+    tiles: list[str],
+    rng: random.Random,
+) -> tuple[str, str]:
+    """A card and a tile uniform over the unseen pairs that are ``legal``, taken out of the
+    pools."""
     if not cards or not tiles:
         raise ValueError("the view asks for a secret selection with no unseen card or tile")
     chosen: tuple[int, int] | None = None

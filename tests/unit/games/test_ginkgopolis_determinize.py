@@ -9,6 +9,7 @@ state, and a view of a state whose secrets were replaced gives the same worlds.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections import Counter
 from typing import Any
@@ -19,8 +20,14 @@ from hypothesis import strategies as st
 from app.games.base import dump
 from app.games.ginkgopolis import ENGINE
 from app.games.ginkgopolis import data as D
+from app.games.ginkgopolis.bot import selection_judge
 from app.games.ginkgopolis.determinize import determinize
-from app.games.ginkgopolis.rules import GinkgopolisOptions, GinkgopolisState, selection_problem
+from app.games.ginkgopolis.rules import (
+    GinkgopolisOptions,
+    GinkgopolisState,
+    selection_actions,
+    selection_problem,
+)
 from app.games.ginkgopolis.view import GinkgopolisView
 
 from .test_ginkgopolis_properties import check_invariants, options_st, planted
@@ -168,6 +175,47 @@ def test_secret_selections_with_a_tile_are_legal_pairs_and_vary() -> None:
             assert selection_problem(t, p, sel.card, sel.tile) is None
             pairs.add((sel.card, sel.tile))
     assert len(pairs) > 20
+
+
+def _judged_gap(s: GinkgopolisState, seat: int, others: tuple[int, ...], deals: int) -> float:
+    """How much better, by the normal judgement, the dealt secret selections of ``others``
+    are than the average legal selection of the hand and screen each was chosen from."""
+    v = ENGINE.view(s, seat)
+    judges = {p: selection_judge(v, p) for p in others}
+    rng = random.Random(4)
+    gaps: list[float] = []
+    for _ in range(deals):
+        w = determinize(v, seat, rng)
+        for p in others:
+            pl = w.players[p]
+            sel = pl.selection
+            assert sel is not None
+            screen = pl.tiles if sel.tile is None else [*pl.tiles, sel.tile]
+            before = pl.model_copy(update={"hand": [*pl.hand, sel.card], "tiles": screen})
+            t = w.model_copy(update={"players": [*w.players[:p], before, *w.players[p + 1 :]]})
+            same_kind = [
+                a for a in selection_actions(t, p) if (a.tile is None) == (sel.tile is None)
+            ]
+            options = [judges[p](a.card, a.tile) for a in same_kind]
+            gaps.append(judges[p](sel.card, sel.tile) - sum(options) / len(options))
+    return sum(gaps) / len(gaps)
+
+
+def test_a_secret_selection_leans_to_what_its_seat_rates_best(monkeypatch: Any) -> None:
+    # Seats 1 and 2 chose by the normal judgement (one with a tile, one without), then seat 0
+    # looks: each dealt selection is drawn from a dealt hand (and screen), leaning to what that
+    # seat's judgement rates best, as a player picks; uniform, it is an average option.
+    rng = random.Random(3)
+    s = _position(3, 21, "select", round_at_least=3)
+    for p, with_tile in ((1, True), (2, False)):
+        legal = [a for a in ENGINE.legal_actions(s, p) if (a.tile is not None) == with_tile]
+        move = ENGINE.bot(ENGINE.view(s, p), legal, rng, "normal")
+        s = ENGINE.apply(s, p, move).state
+    assert _judged_gap(s, 0, (1, 2), 300) > 0.6
+    # (the package's name ``determinize`` is the function: the module by its full name)
+    module = importlib.import_module("app.games.ginkgopolis.determinize")
+    monkeypatch.setattr(module, "SELECTION_TEMPERATURE", 1e9)
+    assert abs(_judged_gap(s, 0, (1, 2), 300)) < 0.3
 
 
 def test_the_draft_deals_every_unseen_character_to_every_other_seat() -> None:

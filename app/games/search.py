@@ -67,6 +67,11 @@ class SearchStyle(NamedTuple):
     alternative_draws: int = 24
     #: How many standard errors another candidate's gain over the bot's move must reach.
     caution: float = 1.0
+    #: Past ``rollout_depth`` moves, play on until every seat is to move at once (the start
+    #: of a round of simultaneous choices), so that every playout is judged at the same
+    #: point of a round: judged mid-round, a move that adds a decision of its own is
+    #: judged before the others have had their turn, and looks better than it is.
+    settle: bool = False
 
 
 DEFAULT_SEARCH = SearchStyle()
@@ -205,7 +210,7 @@ def choose(
             actions = rules.legal_actions(state, actor)
             keys = [_key(a) for a in actions]
         # A short playout past the edge, then the position as the game judges it.
-        state = _play_on(engine, state, seat, rng, style)
+        state = _play_on(engine, state, seat, rng, style, n_seats)
         rewards = _rewards(engine, state, n_seats)
         for visited in path[1:]:
             visited.visits += 1
@@ -218,14 +223,22 @@ def choose(
 
 
 def _play_on(
-    engine: Searchable, state: Any, seat: Seat, rng: random.Random, style: SearchStyle
+    engine: Searchable,
+    state: Any,
+    seat: Seat,
+    rng: random.Random,
+    style: SearchStyle,
+    n_seats: int,
 ) -> Any:
-    """``state`` after up to ``style.rollout_depth`` more moves by the ``rollout_level`` bot,
-    each seat's from that seat's view of the dealt world, as it would play at a table."""
+    """``state`` after up to ``style.rollout_depth`` more moves by the ``rollout_level`` bot
+    (and, with ``style.settle``, on to where all ``n_seats`` are to move), each seat's from
+    that seat's view of the dealt world, as it would play at a table."""
     rules = engine.rules
-    for _ in range(style.rollout_depth):
+    played = 0
+    while played < style.rollout_depth or (style.settle and len(rules.to_act(state)) < n_seats):
         if rules.result(state) is not None:
             break
+        played += 1
         mover = _actor(rules.to_act(state), seat)
         if style.rollout_level == "random":
             moves = rules.legal_actions(state, mover)
@@ -308,7 +321,7 @@ def improve(
         rewards: list[float] = []
         for move in candidates:
             state, _ = rules.apply(world, seat, move)
-            state = _play_on(engine, state, seat, random.Random(chance), style)
+            state = _play_on(engine, state, seat, random.Random(chance), style, n_seats)
             rewards.append(_rewards(engine, state, n_seats)[seat])
         rounds.append(rewards)
         playouts += len(candidates)

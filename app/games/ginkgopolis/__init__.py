@@ -54,5 +54,5 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     # solo games (before the caution of search._proven_better); whole playouts cost too
     # much for enough of them in a second (65%). Not offered until the ladder's every row
     # shows it beating normal.
-    search_style=SearchStyle(candidates=3, rollout_level="normal", rollout_depth=12),
+    search_style=SearchStyle(candidates=3, rollout_level="normal", rollout_depth=12, settle=True),
 )

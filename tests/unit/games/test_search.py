@@ -165,3 +165,78 @@ def test_only_a_gain_the_rounds_agree_on_replaces_the_bots_move() -> None:
     assert search._proven_better(lucky, caution=0.0) == 2
     assert search._proven_better([[0.0, 1.0, 1.0]], caution=0.0) == 0  # one round is no proof
     assert search._proven_better([[0.5, 0.4], [0.5, 0.5]], caution=0.0) == 0
+
+
+# A toy of simultaneous rounds: both seats move, then the next round (three in all). Seat 0
+# may "bank" 2 points, or take 1 and "bonus" for 0.5 more, a decision of its own that comes
+# before seat 1's move; seat 1 always banks 2. Judged one move after its choice, "split" is
+# judged after its bonus but before seat 1's move, and looks better than it is.
+@dataclass(frozen=True)
+class Rounds:
+    points: tuple[float, float] = (0.0, 0.0)
+    owing: frozenset[int] = frozenset({0, 1})
+    bonus: bool = False
+    round: int = 1
+
+
+class RoundsRules:
+    def legal_actions(self, state: Rounds, seat: int) -> list[str]:
+        if seat == 0 and state.bonus:
+            return ["bonus"]
+        return ["bank", "split"] if seat == 0 else ["bank"]
+
+    def to_act(self, state: Rounds) -> frozenset[int]:
+        if state.round > 3:
+            return frozenset()
+        return frozenset({0}) if state.bonus else state.owing
+
+    def apply(self, state: Rounds, seat: int, action: str) -> tuple[Rounds, list[object]]:
+        gain = {"bank": 2.0, "split": 1.0, "bonus": 0.5}[action]
+        points = list(state.points)
+        points[seat] += gain
+        owing = state.owing - {seat} if action != "bonus" else state.owing
+        bonus = action == "split"
+        if not owing and not bonus:
+            return Rounds((points[0], points[1]), frozenset({0, 1}), False, state.round + 1), []
+        return Rounds((points[0], points[1]), owing, bonus, state.round), []
+
+    def result(self, state: Rounds) -> Result | None:
+        if state.round <= 3:
+            return None
+        first = 0 if state.points[0] > state.points[1] else 1
+        return Result(
+            scores={0: int(state.points[0]), 1: int(state.points[1])},
+            ranking=[first, 1 - first],
+            places={first: 1, 1 - first: 2},
+        )
+
+
+class RoundsEngine:
+    rules = RoundsRules()
+    search_style = SearchStyle(candidates=1, rollout_level="normal", rollout_depth=1)
+
+    def determinize(self, view: Rounds, seat: int, rng: random.Random) -> Rounds:
+        return view
+
+    def evaluate(self, state: Rounds) -> list[float]:
+        lead = (state.points[0] - state.points[1]) / 20
+        return [0.5 + lead, 0.5 - lead]
+
+    def view(self, state: Rounds, seat: int | None) -> Rounds:
+        return state
+
+    def bot(self, view: Rounds, legal: list[str], rng: random.Random, level: str) -> str:
+        # the normal bot splits (its mistake); the easy one proposes banking
+        return "split" if level == "normal" and "split" in legal else legal[0]
+
+
+def test_a_settled_playout_judges_every_candidate_at_the_start_of_a_round() -> None:
+    engine = RoundsEngine()
+    legal = engine.rules.legal_actions(Rounds(), 0)
+    hasty = engine.search_style
+    settled = hasty._replace(settle=True)
+    for seed in range(3):
+        rng = random.Random(seed)
+        assert search.choose(engine, Rounds(), 0, legal, rng, BUDGET, hasty) == "split"  # type: ignore[arg-type]
+        rng = random.Random(seed)
+        assert search.choose(engine, Rounds(), 0, legal, rng, BUDGET, settled) == "bank"  # type: ignore[arg-type]

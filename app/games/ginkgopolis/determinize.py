@@ -9,6 +9,10 @@ selections (a tile attached only where the view shows one, and then a pair that 
 the face-down part of the discard pile, the tile supply, the 6 tiles removed at setup, Hal's
 face-down card and, in the draft, the other seats' piles and kept characters.
 
+Uniform but for one thing: a secret selection was chosen, not drawn. It is drawn from the
+hand (and screen) dealt to its seat, leaning to what that seat's normal judgement rates best
+(:func:`_secret_selection`); any unseen card may still be selected.
+
 Three things the state holds are not in any view, and are worked out from the rules:
 
 - the work queue of a paused resolution (§19b): the rest of the active player's action

@@ -10,9 +10,14 @@ import random
 
 from app.games import search
 from app.games.base import SearchBudget, dump
-from app.games.ginkgopolis import ENGINE
+from app.games.ginkgopolis import ENGINE, bot
 from app.games.ginkgopolis.bot import evaluate
-from app.games.ginkgopolis.rules import GinkgopolisOptions, GinkgopolisState
+from app.games.ginkgopolis.rules import (
+    Building,
+    GinkgopolisOptions,
+    GinkgopolisState,
+    district_scores,
+)
 
 from .test_ginkgopolis_scenarios import play_random
 
@@ -102,3 +107,32 @@ def test_the_search_plays_a_solo_game_to_the_end() -> None:
         choice = search.choose(ENGINE, ENGINE.view(s, 0), 0, legal, rng, budget)
         s = ENGINE.apply(s, 0, choice).state
     assert ENGINE.result(s) is not None
+
+
+def test_the_normal_bot_counts_the_districts_a_selection_changes_as_a_full_count_does() -> None:
+    # The bot counts anew only the districts around the cell a selection builds on; for every
+    # selection with a tile of every seat, at every count, that is the whole city's count.
+    compared = 0
+    for n in range(2, 6):
+        for s in _positions(n, 30 + n, every=3):
+            if s.phase != "select":
+                continue
+            for seat in sorted(ENGINE.to_act(s)):
+                view = ENGINE.view(s, seat)
+                ctx = bot._ctx(view)
+                for a in ENGINE.legal_actions(s, seat):
+                    if a.tile is None:
+                        continue
+                    city = dict(ctx.city)
+                    if a.card.startswith("U-"):
+                        site = view.tokens[a.card[2]]
+                        changed = f"{site[0]},{site[1]}"
+                        city[changed] = Building(tiles=[a.tile], owner=seat, pending=True)
+                    else:
+                        changed = ctx.tops[a.card]
+                        before = city[changed]
+                        city[changed] = Building(tiles=[*before.tiles, a.tile], owner=seat)
+                    full = district_scores(city, len(view.players))
+                    assert bot._district_totals(ctx, city, changed) == full
+                    compared += 1
+    assert compared > 500

@@ -496,6 +496,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         determinize: Callable[[ViewT, Seat, random.Random], StateT] | None = None,
         evaluate: Callable[[StateT], list[float]] | None = None,
         search_style: SearchStyle = DEFAULT_SEARCH,
+        playout_view: Callable[[StateT, Seat], ViewT] | None = None,
     ) -> None:
         """Declare a game from its parts.
 
@@ -516,7 +517,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         ``search_style``. A game with both may offer that level by naming it in
         ``info.bot_levels``: it does once the ladder (benchmarks/ladder.py, docs/BOTS.md)
         shows its search beating its normal bot, so that no level called strong is weaker
-        than normal. Until then the ladder still measures its search.
+        than normal. Until then the ladder still measures its search. ``playout_view`` is
+        the optional lighter view its playouts hand their bots (:meth:`playout_view`).
         """
         levels = {"random", *bots}
         can_search = determinize is not None and evaluate is not None
@@ -557,6 +559,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._check_options_at_start = check_options_at_start
         self._determinize = determinize
         self._evaluate = evaluate
+        self._playout_view = view if playout_view is None else playout_view
         #: How a search of this game goes.
         self.search_style = search_style
         if self.search_style.rollout_level not in {"random", *bots}:
@@ -714,6 +717,12 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         if self._evaluate is None:
             raise NotImplementedError(f"{self.info.id} does not evaluate its states")
         return self._evaluate(self._state(state))
+
+    def playout_view(self, state: BaseModel, seat: Seat) -> ViewT:
+        """What a bot reads for ``seat`` in a search's playout of a dealt world: the view,
+        or the game's lighter form of it, without what only people read (every level
+        chooses from it as from the view). Never shown to anyone."""
+        return self._playout_view(self._state(state), seat)
 
     @property
     def rules(self) -> Rules[StateT, OptionsT, ActionT]:

@@ -17,7 +17,7 @@ from .events import EventUnion
 from .figures import FIGURES
 from .rules import GinkgopolisOptions, GinkgopolisState
 from .undo import undoable
-from .view import GinkgopolisView, view, view_json
+from .view import GinkgopolisView, playout_view, view, view_json
 
 __all__ = ["ENGINE", "GinkgopolisOptions", "GinkgopolisState", "GinkgopolisView"]
 
@@ -41,6 +41,7 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     # were refused must still replay, and solo those options do nothing.
     check_options_at_start=False,
     view=view,
+    playout_view=playout_view,
     view_json=view_json,
     bots={"easy": bot.easy, "normal": bot.choose},
     message=message,

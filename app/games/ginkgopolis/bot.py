@@ -49,6 +49,19 @@ W: dict[str, float] = {
 }
 
 
+#: The rules of the end-game cards that count buildings of the city.
+_BUILDING_RULES = frozenset({"owned_colour", "owned_height"})
+
+
+@dataclass
+class _EndCards:
+    """Each seat's end-card points in the city as it stands, and its cards among them that
+    count buildings (:data:`_BUILDING_RULES`)."""
+
+    points: list[int]
+    counting_buildings: list[list[str]]
+
+
 @dataclass
 class _Ctx:
     view: GinkgopolisView
@@ -61,6 +74,8 @@ class _Ctx:
     standing: tuple[float, float] | None = None
     #: The districts of the city as it stands (:func:`_districts_standing`).
     districts: _Districts | None = None
+    #: Each seat's end-card points in the city as it stands (:func:`_end_cards_standing`).
+    end_cards: _EndCards | None = None
 
 
 @dataclass
@@ -131,23 +146,48 @@ def _district_totals(ctx: _Ctx, city: dict[str, Building], changed: str | None) 
     return out
 
 
+def _end_cards_standing(ctx: _Ctx) -> _EndCards:
+    if ctx.end_cards is None:
+        players = ctx.view.players
+        ctx.end_cards = _EndCards(
+            [
+                sum(
+                    end_card_score(c, p, ctx.city, [*pl.characters, *pl.tableau])
+                    for c in pl.tableau
+                )
+                for p, pl in enumerate(players)
+            ],
+            [
+                [c for c in pl.tableau if D.BUILDING_CARDS[c].rule in _BUILDING_RULES]
+                for pl in players
+            ],
+        )
+    return ctx.end_cards
+
+
 def _points(
     ctx: _Ctx, city: dict[str, Building], tableau: list[str], changed: str | None = None
 ) -> tuple[float, float]:
     """The district and end-card points the seat (with ``tableau``) and its best rival
-    would hold if the game ended with ``city`` (the city as it stands but for the cell
-    ``changed``, if named): the districts are counted once for both."""
+    would hold if the game ended with ``city``: the city as it stands but for the cell
+    ``changed``, if named (else the city as it stands). The districts are counted once for
+    both. A rival's tableau is as it stands and its end cards count buildings one by one,
+    so only what the changed building adds to them is counted anew."""
     dist = _district_totals(ctx, city, changed)
+    standing = _end_cards_standing(ctx)
+    before = {} if changed is None or changed not in ctx.city else {changed: ctx.city[changed]}
+    after = {} if changed is None else {changed: city[changed]}
     mine = 0.0
     best_other = 0.0
     for p, pl in enumerate(ctx.view.players):
-        own = tableau if p == ctx.me else list(pl.tableau)
-        tab = [*pl.characters, *own]
-        points = float(dist[p] + sum(end_card_score(c, p, city, tab) for c in own))
         if p == ctx.me:
-            mine = points
-        else:
-            best_other = max(best_other, points)
+            tab = [*pl.characters, *tableau]
+            mine = float(dist[p] + sum(end_card_score(c, p, city, tab) for c in tableau))
+            continue
+        end = standing.points[p]
+        for c in standing.counting_buildings[p]:
+            end += end_card_score(c, p, after, []) - end_card_score(c, p, before, [])
+        best_other = max(best_other, float(dist[p] + end))
     return mine, best_other
 
 

@@ -7,6 +7,7 @@ legal, deterministic play and evaluate to its contract.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from app.games import search
 from app.games.base import SearchBudget, dump
@@ -17,6 +18,7 @@ from app.games.ginkgopolis.rules import (
     GinkgopolisOptions,
     GinkgopolisState,
     district_scores,
+    end_card_score,
 )
 
 from .test_ginkgopolis_scenarios import play_random
@@ -109,10 +111,9 @@ def test_the_search_plays_a_solo_game_to_the_end() -> None:
     assert ENGINE.result(s) is not None
 
 
-def test_the_normal_bot_counts_the_districts_a_selection_changes_as_a_full_count_does() -> None:
-    # The bot counts anew only the districts around the cell a selection builds on; for every
-    # selection with a tile of every seat, at every count, that is the whole city's count.
-    compared = 0
+def _selections_with_a_tile() -> Iterator[tuple[bot._Ctx, dict[str, Building], str, list[str]]]:
+    """For every selection with a tile of every seat to select, at every count: the normal
+    bot's context, the city after it, the cell it changes and the seat's tableau after it."""
     for n in range(2, 6):
         for s in _positions(n, 30 + n, every=3):
             if s.phase != "select":
@@ -120,6 +121,7 @@ def test_the_normal_bot_counts_the_districts_a_selection_changes_as_a_full_count
             for seat in sorted(ENGINE.to_act(s)):
                 view = ENGINE.view(s, seat)
                 ctx = bot._ctx(view)
+                tableau = list(view.players[seat].tableau)
                 for a in ENGINE.legal_actions(s, seat):
                     if a.tile is None:
                         continue
@@ -128,11 +130,60 @@ def test_the_normal_bot_counts_the_districts_a_selection_changes_as_a_full_count
                         site = view.tokens[a.card[2]]
                         changed = f"{site[0]},{site[1]}"
                         city[changed] = Building(tiles=[a.tile], owner=seat, pending=True)
+                        yield ctx, city, changed, tableau
                     else:
                         changed = ctx.tops[a.card]
                         before = city[changed]
                         city[changed] = Building(tiles=[*before.tiles, a.tile], owner=seat)
-                    full = district_scores(city, len(view.players))
-                    assert bot._district_totals(ctx, city, changed) == full
-                    compared += 1
+                        yield ctx, city, changed, [*tableau, a.card]
+
+
+def test_the_normal_bot_counts_the_districts_a_selection_changes_as_a_full_count_does() -> None:
+    # The bot counts anew only the districts around the cell a selection builds on; for every
+    # selection with a tile, that is the whole city's count.
+    compared = 0
+    for ctx, city, changed, _ in _selections_with_a_tile():
+        full = district_scores(city, len(ctx.view.players))
+        assert bot._district_totals(ctx, city, changed) == full
+        compared += 1
     assert compared > 500
+
+
+def test_the_normal_bot_counts_the_points_a_selection_changes_as_a_full_count_does() -> None:
+    # A rival's end cards are counted anew only for the building a selection changes; for
+    # every selection with a tile, the seat's and its best rival's points are the full count.
+    compared = rival_cards_moved = 0
+    for ctx, city, changed, tableau in _selections_with_a_tile():
+        dist = district_scores(city, len(ctx.view.players))
+        points = []
+        for p, pl in enumerate(ctx.view.players):
+            own = tableau if p == ctx.me else list(pl.tableau)
+            tab = [*pl.characters, *own]
+            points.append(dist[p] + sum(end_card_score(c, p, city, tab) for c in own))
+            if p != ctx.me:
+                was = sum(end_card_score(c, p, ctx.city, tab) for c in own)
+                rival_cards_moved += was != points[-1] - dist[p]
+        best_other = max(v for p, v in enumerate(points) if p != ctx.me)
+        assert bot._points(ctx, city, tableau, changed) == (points[ctx.me], best_other)
+        compared += 1
+    assert compared > 500
+    # Some selections change what a rival's end cards count, so the test can fail.
+    assert rival_cards_moved > 20
+
+
+def test_every_level_chooses_from_the_playout_view_as_from_the_view() -> None:
+    # Playouts hand the bots a view without the districts and hints, which no level reads.
+    compared = 0
+    for n in range(1, 6):
+        for s in _positions(n, 60 + n, every=4):
+            for seat in sorted(ENGINE.to_act(s)):
+                view = ENGINE.view(s, seat)
+                lighter = ENGINE.playout_view(s, seat)
+                full = {"districts": [], "selection_hints": None}
+                assert lighter.model_copy(update=full) == view.model_copy(update=full)
+                legal = ENGINE.legal_actions(s, seat)
+                for level in ("easy", "normal"):
+                    chosen = ENGINE.bot(view, legal, random.Random(compared), level)
+                    assert ENGINE.bot(lighter, legal, random.Random(compared), level) == chosen
+                    compared += 1
+    assert compared > 300

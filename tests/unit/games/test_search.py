@@ -117,7 +117,7 @@ class ToyEngine:
     def evaluate(self, state: Toy) -> list[float]:
         return [state.banked / 4, state.raided / 4]
 
-    def view(self, state: Toy, seat: int | None) -> Toy:
+    def playout_view(self, state: Toy, seat: int) -> Toy:
         return state
 
     def bot(self, view: Toy, legal: list[str], rng: random.Random, level: str) -> str:
@@ -222,7 +222,7 @@ class RoundsEngine:
         lead = (state.points[0] - state.points[1]) / 20
         return [0.5 + lead, 0.5 - lead]
 
-    def view(self, state: Rounds, seat: int | None) -> Rounds:
+    def playout_view(self, state: Rounds, seat: int) -> Rounds:
         return state
 
     def bot(self, view: Rounds, legal: list[str], rng: random.Random, level: str) -> str:

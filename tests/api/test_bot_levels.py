@@ -13,7 +13,7 @@ from tests.support.live import temporary_server
 from tests.support.waiting import wait_until
 
 #: The games whose strong bot the ladder shows beating normal at every player count.
-OFFER_STRONG = {"luz", "gluckauf", "mine"}
+OFFER_STRONG = {"luz", "gluckauf", "mine", "ginkgopolis"}
 
 
 def _pick_table(owner: Any, seats: int = 2, **time_control: Any) -> httpx.Response:

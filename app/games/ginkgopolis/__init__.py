@@ -27,7 +27,7 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
         title="Ginkgopolis",
         min_players=1,
         max_players=5,
-        bot_levels=("easy", "normal", "random"),
+        bot_levels=("easy", "normal", "strong", "random"),
     ),
     state=GinkgopolisState,
     options=GinkgopolisOptions,

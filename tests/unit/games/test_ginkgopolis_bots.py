@@ -187,3 +187,8 @@ def test_every_level_chooses_from_the_playout_view_as_from_the_view() -> None:
                     assert ENGINE.bot(lighter, legal, random.Random(compared), level) == chosen
                     compared += 1
     assert compared > 300
+
+
+def test_the_levels_are_offered() -> None:
+    # Strong since its search beats the normal bot on the ladder (docs/BOTS.md).
+    assert ENGINE.info.bot_levels == ("easy", "normal", "strong", "random")

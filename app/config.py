@@ -5,9 +5,12 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.known_secrets import remember
 
 DEFAULT_SQLITE_PATH = Path("data") / "partida.sqlite3"
 
@@ -235,6 +238,15 @@ class Settings(BaseSettings):
             and self.environment == "production"
         ):
             raise ValueError("PARTIDA_ADMIN_TOKEN must have at least 16 characters in production")
+        return self
+
+    @model_validator(mode="after")
+    def _secrets_are_known(self) -> Settings:
+        """The settings' secrets are masked in every log line (app.known_secrets)."""
+        passwords = [urlsplit(url).password for url in (self.database_url, self.redis_url) if url]
+        for value in (self.admin_token, self.access_code, *passwords):
+            if value:
+                remember(value, lasting=True)
         return self
 
     @property

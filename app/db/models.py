@@ -21,6 +21,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.sql import false
 
 from app.db.base import Base
+from app.db.secret_columns import remember_secret_columns
 
 
 def utcnow() -> datetime:
@@ -52,9 +53,14 @@ class GameTable(Base):
     status: Mapped[str] = mapped_column(String(16), default="open")
     seat_count: Mapped[int] = mapped_column(Integer)
     private: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    invite_code: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    # Secret columns: their values are masked in every log line (app.db.secret_columns).
+    invite_code: Mapped[str] = mapped_column(
+        String(32), default="", server_default="", info={"secret": True}
+    )
     seed: Mapped[int] = mapped_column(BigInteger)
-    seed_secret: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    seed_secret: Mapped[str] = mapped_column(
+        String(64), default="", server_default="", info={"secret": True}
+    )
     version: Mapped[int] = mapped_column(Integer, default=0)
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -170,3 +176,6 @@ class Rating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+remember_secret_columns(Base)

@@ -30,6 +30,7 @@ from app.db import repo
 from app.db.models import GameTable, Player, utcnow
 from app.db.writer import GroupCommit, group_commit
 from app.games.base import Engine, SearchBudget, action_adapter
+from app.known_secrets import remember
 from app.realtime.broker import Broker, TableKind, TableUpdate
 from app.tables.absence import Absence
 from app.tables.bots import SERVER_MOVES, Bots
@@ -166,7 +167,7 @@ class TableService:
     # ------------------------------------------------------------------ players
 
     async def create_player(self, name: str) -> tuple[Player, str]:
-        token = secrets.token_urlsafe(24)
+        token = remember(secrets.token_urlsafe(24))
         player = Player(id=new_id(), name=name, token_hash=hash_token(token), created_at=utcnow())
         async with self.sessionmaker() as session, session.begin():
             session.add(player)
@@ -190,6 +191,7 @@ class TableService:
         # The lookup is by hash; the final comparison is constant-time all the same.
         if not secrets.compare_digest(player.token_hash, hash_token(token)):
             return None
+        remember(token)  # proved: a token made before a restart or by another instance
         return player
 
     # ------------------------------------------------------------------ games

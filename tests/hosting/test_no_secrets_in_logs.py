@@ -1,21 +1,26 @@
-"""No secret in a log (issue 17.2): a real server process, logging everything it can (DEBUG,
-access log on), goes through a session of REST and WebSocket use with player tokens, the
-admin token and wrong tokens in every place a client may put them; afterwards not one of
-those secrets appears anywhere in what the process wrote to stdout and stderr.
+"""No secret in a log (issues 17.2 and 34.4): a real server process, logging everything it can
+(DEBUG, access log on), goes through a session of REST and WebSocket use with player tokens,
+the admin token, the access code, invite codes and wrong tokens in every place a client may
+put them, under a key or bare, and starts games (their seed secrets, read from the database
+afterwards); not one of those secrets appears anywhere in what the process wrote to stdout
+and stderr.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.exceptions import ConnectionClosed
 
 from app.games import REGISTRY
-from tests.support.client import Player, acting, make_table, new_player
+from tests.support.client import Player, acting, make_table
 from tests.support.databases import BACKENDS, fresh_database
 from tests.support.process import ServerProcess
 from tests.support.wsclient import Socket
@@ -32,11 +37,53 @@ def _closed_with(sock: Socket) -> int | None:
         return closed.rcvd.code if closed.rcvd else None
 
 
-def _session(server: ServerProcess, admin_token: str) -> list[str]:
-    """REST and WebSocket use with every kind of token; returns every secret used."""
-    used: list[str] = [admin_token]
+def _new_player(http: httpx.Client, name: str, access_code: str) -> Player:
+    r = http.post("/api/v1/players", json={"name": name, "access_code": access_code})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return Player(body["id"], body["name"], body["token"], http)
+
+
+def _private_session(server: ServerProcess, players: list[Player], guest: Player) -> list[str]:
+    """A private table: its invite code in query strings (REST and WebSocket), in a body, in
+    a path with no key naming it; wrong codes too. Returns every code used."""
+    a, b = players
+    table = a.post("/api/v1/tables", {"game": GAME, "seats": 2, "private": True}).json()
+    tid, code = table["id"], table["invite_code"]
+    wrong = f"wrong{secrets.token_urlsafe(9)}"
+    assert guest.get(f"/api/v1/tables/{tid}/state?invite={code}").status_code == 200
+    assert guest.get(f"/api/v1/tables/{tid}?invite={wrong}").status_code == 404
+    assert guest.get(f"/api/v1/tables/{code}").status_code == 404
+    assert b.post(f"/api/v1/tables/{tid}/join", {"invite": code}).status_code == 200
+    assert a.post(f"/api/v1/tables/{tid}/start").status_code == 200
+    watcher = Socket(f"{server.ws_url}/api/v1/tables/{tid}/ws?invite={code}")
+    watcher.until(lambda f: f["type"] == "state")
+    watcher.close()
+    refused = Socket(f"{server.ws_url}/api/v1/tables/{tid}/ws?invite={wrong}")
+    assert _closed_with(refused) == 4404
+    return [code, wrong]
+
+
+def _stored_secrets(url: str) -> list[str]:
+    """Every table's seed secret and invite code, as the database holds them."""
+
+    async def read() -> list[str]:
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as conn:
+                rows = await conn.execute(text("SELECT seed_secret, invite_code FROM game_tables"))
+                return [value for row in rows for value in row if value]
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(read())
+
+
+def _session(server: ServerProcess, admin_token: str, access_code: str) -> list[str]:
+    """REST and WebSocket use with every kind of secret; returns every secret used."""
+    used: list[str] = [admin_token, access_code]
     http = httpx.Client(base_url=server.url, timeout=30)
-    players = [new_player(http, "Ana"), new_player(http, "Bo")]
+    players = [_new_player(http, "Ana", access_code), _new_player(http, "Bo", access_code)]
     used += [p.token for p in players]
     a, b = players
     # REST: the caller, a table, play, chat; then bad requests of every kind.
@@ -58,6 +105,10 @@ def _session(server: ServerProcess, admin_token: str) -> list[str]:
     assert http.get(f"/api/v1/me?token={b.token}").status_code == 401
     admin = {"Authorization": f"Bearer {admin_token}"}
     assert http.get("/api/v1/admin/players", headers=admin).status_code == 200
+    # Secrets under keys naming no secret, and bare in a path: redacted by what they are.
+    assert http.get(f"/api/v1/admin/players?k={admin_token}", headers=admin).status_code == 200
+    assert http.get(f"/api/v1/games?c={access_code}&p={a.token}").status_code == 200
+    assert http.get(f"/api/v1/tables/{b.token}").status_code == 404
     assert http.get("/api/v1/admin/players", headers={"Authorization": "Bearer " + wrong[1]})
     # WebSocket: the token as a query parameter, as the first frame, as a later auth frame.
     ws = f"{server.ws_url}/api/v1/tables/{tid}/ws"
@@ -81,6 +132,8 @@ def _session(server: ServerProcess, admin_token: str) -> list[str]:
     assert _closed_with(refused) == 4401
     for sock in (by_query, by_frame, later):
         sock.close()
+    guest = _new_player(http, "Cy", access_code)
+    used += [guest.token, *_private_session(server, players, guest)]
     http.close()
     return used
 
@@ -90,6 +143,7 @@ def test_no_token_appears_in_the_server_logs(
     backend: str, log_json: bool, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     admin_token = "admin-" + secrets.token_urlsafe(24)
+    access_code = "code-" + secrets.token_urlsafe(12)
     with fresh_database(backend, tmp_path, migrate=False) as url:
         server = ServerProcess(
             url,
@@ -97,15 +151,19 @@ def test_no_token_appears_in_the_server_logs(
             PARTIDA_ACCESS_LOG="true",
             PARTIDA_LOG_JSON=json.dumps(log_json),
             PARTIDA_ADMIN_TOKEN=admin_token,
+            PARTIDA_ACCESS_CODE=access_code,
         ).start()
         try:
-            used = _session(server, admin_token)
+            used = _session(server, admin_token, access_code)
         finally:
             server.stop()
+        stored = _stored_secrets(url)
+    assert len(stored) == 3  # two seed secrets and one invite code
+    used += stored
     out, err = capfd.readouterr()
     logs = out + err
     # None of the secrets is in the logs ...
-    leaked = [token for token in used if token in logs]
+    leaked = [secret for secret in used if secret in logs]
     assert leaked == [], f"{len(leaked)} of {len(used)} secrets in the logs"
     # ... which are there all the same (access lines, socket handshakes, masked tokens).
     assert "GET /api/v1/me" in logs and "WebSocket /api/v1/tables/" in logs

@@ -4,8 +4,9 @@ No secret reaches a log line: every line the one handler writes (uvicorn's acces
 WebSocket lines, the app's loggers, tracebacks, ``extra`` fields) passes through
 ``redact``, which masks every secret value the process knows (app.known_secrets) wherever
 it appears, and by key: ``token=...`` or ``invite=...`` in any URL or query,
-``"token": "..."`` in JSON and reprs, and the credential of any ``Authorization``/``Bearer``
-header. The database drivers' statement loggers stay at WARNING whatever the root level.
+``"token": "..."`` in JSON and reprs, the credential of any ``Authorization``/``Bearer``
+header and the password in any ``scheme://user:password@host``. The database drivers'
+statement loggers stay at WARNING whatever the root level.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ _SECRETS = (
         r"(?i)(\bauthorization[\"']?\s*[:=,]\s*[\"']?(?:bearer|basic|token)?\s*)[^\s\"',)]+"
     ),
     re.compile(r"(?i)(\bbearer\s+)[^\s\"',)]+"),
+    # The password of a URL's user (a webhook's, a database's): scheme://user:password@host.
+    re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^/\s:@]*:)[^/\s@]+(?=@)"),
 )
 
 

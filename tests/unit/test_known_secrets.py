@@ -66,17 +66,19 @@ def test_a_remembered_value_is_masked_wherever_it_appears(json_lines: bool) -> N
 @pytest.mark.parametrize("json_lines", [False, True])
 def test_secrets_never_remembered_are_masked_by_their_key(json_lines: bool) -> None:
     """A wrong invite code or token is not remembered (else clients could flood the store)."""
-    wrong = [f"wrong{secrets.token_urlsafe(12)}" for _ in range(6)]
+    wrong = [f"wrong{secrets.token_urlsafe(12)}" for _ in range(7)]
 
     def emit(log: logging.Logger) -> None:
         log.info('"WebSocket /api/v1/tables/t1/ws?invite=%s&since=3" [accepted]', wrong[0])
         log.info("GET /api/v1/tables/t1?invite_code=%s&token=%s", wrong[1], wrong[2])
         log.info("body %s", json.dumps({"invite": wrong[3], "access_code": wrong[4]}))
         log.info("headers %s", {"authorization": f"Bearer {wrong[5]}"})
+        log.info("HTTP Request: POST https://bot:%s@hooks.example/turn", wrong[6])
 
     logs = _logged(json_lines, emit)
     assert [w for w in wrong if w in logs] == []
     assert "invite=[redacted]&since=3" in logs and "[redacted]]" not in logs
+    assert "https://bot:[redacted]@hooks.example/turn" in logs
 
 
 def test_the_store_is_bounded_and_forgets_the_least_recent_first() -> None:

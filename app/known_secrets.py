@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from urllib.parse import quote
 
 #: Values per kind kept at most: the least recently remembered are forgotten first.
@@ -34,16 +34,19 @@ _RUNS = re.compile(rf"[A-Za-z0-9_-]{{{SHORTEST},}}")
 class KnownSecrets:
     """A bounded set of secret values, and the masking of them in text.
 
-    Plain values (see ``_PLAIN``) are indexed by their first ``SHORTEST`` characters: a line
-    is cut into runs of their alphabet, and only runs long enough are looked up, however
-    many values are remembered. The few others (a host's admin token or password may hold
-    any character) are found by one regular expression, rebuilt when they change."""
+    A line is cut into runs of the plain alphabet (``_PLAIN``); a run that is a remembered
+    value is one lookup, and a value glued to other characters in a run (``%3D`` before it)
+    is found by looking up the run's slices of each length plain values have (a handful:
+    12, 32, 64...), however many values are remembered. The few other values (a host's
+    admin token or password may hold any character) are found by one regular expression,
+    rebuilt when they change."""
 
     def __init__(self, most: int = MOST_VALUES, most_lasting: int = MOST_LASTING) -> None:
         self._most, self._most_lasting = most, most_lasting
         self._recent: OrderedDict[str, None] = OrderedDict()
         self._lasting: OrderedDict[str, None] = OrderedDict()
-        self._by_start: dict[str, set[str]] = {}
+        self._lengths: Counter[int] = Counter()  # of the plain values, longest first below
+        self._longest_first: tuple[int, ...] = ()
         self._odd: set[str] = set()
         self._odd_pattern: re.Pattern[str] | None = None
         # Lines are logged from other threads (the SQLite driver's, the server's executor).
@@ -65,27 +68,26 @@ class KnownSecrets:
                 self._keep(form, self._lasting if lasting else self._recent)
 
     def _keep(self, value: str, store: OrderedDict[str, None]) -> None:
+        if value not in self:
+            self._count(value, +1)
         store[value] = None
         store.move_to_end(value)
-        if _PLAIN.fullmatch(value):
-            self._by_start.setdefault(value[:SHORTEST], set()).add(value)
-        elif value not in self._odd:
-            self._odd.add(value)
-            self._odd_pattern = None
         while len(store) > (self._most_lasting if store is self._lasting else self._most):
-            self._forget(store.popitem(last=False)[0])
+            forgotten = store.popitem(last=False)[0]
+            if forgotten not in self:
+                self._count(forgotten, -1)
 
-    def _forget(self, value: str) -> None:
-        if value in self._recent or value in self._lasting:
+    def _count(self, value: str, change: int) -> None:
+        if _PLAIN.fullmatch(value):
+            self._lengths[len(value)] += change
+            self._lengths = +self._lengths  # drops the lengths no value has any more
+            self._longest_first = tuple(sorted(self._lengths, reverse=True))
             return
-        if value in self._odd:
+        if change > 0:
+            self._odd.add(value)
+        else:
             self._odd.discard(value)
-            self._odd_pattern = None
-            return
-        starting = self._by_start[value[:SHORTEST]]
-        starting.discard(value)
-        if not starting:
-            del self._by_start[value[:SHORTEST]]
+        self._odd_pattern = None
 
     def mask(self, text: str, mask: str) -> str:
         """``text`` with every remembered value in it replaced by ``mask``."""
@@ -94,7 +96,7 @@ class KnownSecrets:
         with self._lock:
             if self._odd:
                 text = self._odd_regex().sub(mask, text)
-            if self._by_start:
+            if self._lengths:
                 text = _RUNS.sub(lambda run: self._mask_run(run.group(), mask), text)
         return text
 
@@ -105,26 +107,20 @@ class KnownSecrets:
         return self._odd_pattern
 
     def _mask_run(self, run: str, mask: str) -> str:
-        """``run`` (of the plain alphabet) with the values in it masked: usually the whole
-        run is one value or none; a value glued to other characters is found too."""
-        if run in self._recent or run in self._lasting:
+        """``run`` (of the plain alphabet) with the values in it masked."""
+        if run in self:
             return mask
         parts: list[str] = []
         done = at = 0
         while at <= len(run) - SHORTEST:
-            found = self._longest_at(run, at)
+            fits = (n for n in self._longest_first if at + n <= len(run))
+            found = next((n for n in fits if run[at : at + n] in self), 0)
             if found:
                 parts += [run[done:at], mask]
                 at = done = at + found
             else:
                 at += 1
         return "".join(parts) + run[done:] if parts else run
-
-    def _longest_at(self, text: str, at: int) -> int:
-        values = self._by_start.get(text[at : at + SHORTEST])
-        if not values:
-            return 0
-        return max((len(v) for v in values if text.startswith(v, at)), default=0)
 
 
 KNOWN = KnownSecrets()

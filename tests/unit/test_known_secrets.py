@@ -45,19 +45,20 @@ def test_a_remembered_value_is_masked_wherever_it_appears(json_lines: bool) -> N
     # The API every secret uses, today's and those to come (passkeys, device codes).
     secret = remember(secrets.token_urlsafe(24))
     odd = remember("adm/in+" + secrets.token_urlsafe(12) + '"q')  # escaped in URLs and JSON
+    code = remember(secrets.token_urlsafe(9))  # shorter than the others, glued at a run's end
 
     def emit(log: logging.Logger) -> None:
         log.info("GET /api/v1/tables/%s?x=%s HTTP/1.1", secret, quote(odd, safe=""))
         log.debug("frame %s", json.dumps({"type": "hello", "words": f"a {secret} b"}))
         log.warning("pair", extra={"note": secret, "other": {"nested": odd}})
-        log.info("glued %s%s|%s", "x" * 3, secret, odd)
+        log.info("glued %s%s|%s|3D%s", "x" * 3, secret, odd, code)
         try:
             raise ValueError(f"no table '{secret}' ({odd})")
         except ValueError:
             log.exception("failed")
 
     logs = _logged(json_lines, emit)
-    for form in (secret, odd, quote(odd, safe=""), json.dumps(odd)[1:-1]):
+    for form in (secret, code, odd, quote(odd, safe=""), json.dumps(odd)[1:-1]):
         assert form not in logs
     assert logs.count(REDACTED) >= 8
     assert "GET /api/v1/tables/" in logs and "ValueError" in logs and "Traceback" in logs

@@ -8,7 +8,9 @@ through the database, and is remembered when its row is loaded. The log formatte
 (app.logging) masks every remembered value wherever it appears in a line.
 
 Wrong tokens and codes are never remembered (a client could flood the store with them);
-key-based redaction in app.logging covers those where clients put them.
+key-based redaction in app.logging covers those where clients put them. Nothing is masked
+by its shape alone: a seed secret's (64 hex digits) is also that of its public commitment
+and of every SHA-256 digest.
 """
 
 from __future__ import annotations

@@ -57,7 +57,8 @@ class Endings:
     async def resign(self, table_id: str, player: Player) -> Snapshot:
         """The player leaves the running game for good: a bot plays the seat from now on,
         and the table's ``on_resign`` says what the seat's result is. With "last", a game
-        left with one seat, or with no person's seat, ends at once (outcomes.game_goes_on)."""
+        left with one seat, or with no person's seat, ends at once (outcomes.game_goes_on);
+        so does a solo game with either rule."""
         service = self.service
         ended = False
         async with service.table_lock(table_id):
@@ -75,7 +76,9 @@ class Endings:
                 )
                 mine.takeover_votes = None
                 row.updated_at = now
-                if row.on_resign == "last":
+                # Solo, whatever the rule: a bot would finish the game for nobody else, and
+                # the resignation loses it to the automatic opponent (outcomes.early_result).
+                if row.on_resign == "last" or row.seat_count == 1:
                     in_play = [s for s in row.seats if s.resigned_at is None]
                     people = [s for s in in_play if s.player_id is not None]
                     if not game_goes_on([s.seat for s in in_play], [s.seat for s in people]):

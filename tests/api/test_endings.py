@@ -349,11 +349,16 @@ def test_a_seat_handed_to_a_bot_mid_vote_is_counted_by_the_same_rule(http: httpx
     assert _cancel(ana, two).json()["cancel_vote"]["waiting"] == [1]
 
 
-def test_a_solo_game_resigned_is_lost_to_the_automatic_opponent(http: httpx.Client) -> None:
+@pytest.mark.parametrize("on_resign", ["last", "bot"])
+def test_a_solo_game_resigned_is_lost_to_the_automatic_opponent(
+    http: httpx.Client, on_resign: str
+) -> None:
     """Ginkgopolis solo: the only seat resigns; Hal wins, in the result, on the player's
-    page and in the replay's check."""
+    page and in the replay's check. With either rule: a bot would finish the seat for
+    nobody else."""
     ana, eve = new_player(http, "Ana"), new_player(http, "Eve")
-    r = ana.post(f"{API}/tables", {"game": "ginkgopolis", "seats": 1})
+    body = {"game": "ginkgopolis", "seats": 1, "on_resign": on_resign}
+    r = ana.post(f"{API}/tables", body)
     assert r.status_code == 201, r.text
     tid = r.json()["id"]
     assert ana.post(f"{API}/tables/{tid}/start").status_code == 200

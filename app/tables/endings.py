@@ -102,8 +102,6 @@ class Endings:
             service.bots.schedule_bots(table_id)
         return snap
 
-    # ------------------------------------------------------------------ cancel
-
     def _early_result(self, row: GameTable) -> dict[str, Any]:
         """The result of a game ended by its resignations (outcomes.early_result), with the
         automatic opponents still in it: a solo game resigned is lost to its opponent."""

@@ -6,9 +6,11 @@ by the table service, the ratings and ``python -m app.verify``.
 - ``on_resign: "last"`` (the default): a resigned seat is ranked after every seat still in
   the game and every automatic opponent (the result's ``others``: Ginkgopolis' Hal, MINE!'s
   dummy director, who never resign), whatever its score; among resigned seats the one who
-  held on longer ranks better. So a solo game resigned is lost to the automatic opponent. A bot still plays out the seat's moves (no engine can drop a seat mid-game), so
-  the game goes on for the others while two or more seats remain in it and at least one
-  of them is a person's; otherwise it ends at once (``early_result``).
+  held on longer ranks better. A bot still plays out the seat's moves (no engine can drop a
+  seat mid-game), so the game goes on for the others while two or more seats remain in it
+  and at least one of them is a person's; otherwise it ends at once (``early_result``). A
+  solo game resigned therefore ends at once, lost to the automatic opponent (with "bot"
+  too: a bot would finish it for nobody else; app.tables.endings).
 - ``on_resign: "bot"``: a bot finishes the seat and the seat keeps the place it reaches.
 
 Either way the result lists the resigned seats (``resigned``, in the order they resigned)
@@ -79,8 +81,9 @@ def early_result(
 ) -> dict[str, Any]:
     """The result of a game that ended because (with "last") too few seats remained:
     everyone still in shares first place, the seats and the automatic opponents
-    (``others``, with their scores so far: games.base.automatic_opponents), then the resigned seats,
-    latest first. No scores for the seats: the game did not reach its scoring."""
+    (``others``, with their scores so far: games.base.automatic_opponents), then the
+    resigned seats, latest first. No scores for the seats: the game did not reach its
+    scoring."""
     out_seats = set(resigned)
     staying = [s for s in range(seat_count) if s not in out_seats]
     tail = list(reversed(resigned))

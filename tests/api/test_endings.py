@@ -275,7 +275,7 @@ def test_who_votes_on_a_cancel(http: httpx.Client) -> None:
     _error(cai.post(f"{API}/tables/{tid}/cancel/vote", {"agree": True}), 409, "resigned")
 
 
-# --------------------------------------------------------------------------- by the rules (issue 34.6)
+# --------------------------------------------------------------------------- by the rules
 
 
 def _cancel(p: Player, tid: str) -> httpx.Response:

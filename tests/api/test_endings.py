@@ -380,6 +380,27 @@ def test_a_solo_game_resigned_is_lost_to_the_automatic_opponent(
     assert any("ended early" in line for line in _verified(ana, tid))
 
 
+def test_an_early_end_ranks_the_automatic_opponent_with_the_seats_still_in(
+    http: httpx.Client,
+) -> None:
+    """MINE! with two seats plays a dummy director: when one seat resigns, the other and the
+    dummy share first place (nobody scored yet) and the resigned seat comes after both."""
+    ana, ben = new_player(http, "Ana"), new_player(http, "Ben")
+    r = ana.post(f"{API}/tables", {"game": "mine", "seats": 2})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    assert ben.post(f"{API}/tables/{tid}/join").is_success
+    assert ana.post(f"{API}/tables/{tid}/start").status_code == 200
+    assert ana.post(f"{API}/tables/{tid}/resign").json()["status"] == "finished"
+    result = ben.state(tid)["result"]
+    assert result["ranking"] == [1, 0] and result["places"] == {"1": 1, "0": 3}
+    (dummy,) = result["others"]
+    assert dummy["id"] == "dummy" and dummy["place"] == 1
+    game = next(g for g in ben.get(f"{API}/players/{ana.id}").json()["games"])
+    assert game["place"] == 3 and game["players"] == 3
+    assert any("ended early" in line for line in _verified(ben, tid))
+
+
 SEAT_KINDS = ("person", "bot", "resigned")
 
 

@@ -132,7 +132,9 @@ def _made_result(
         return "the game was cancelled by its players before its end: no result to check"
     if recorded.get("ended_early"):
         resigned = list(recorded.get("resigned") or ())
-        expected = early_result(replay["seat_count"], resigned, others)
+        # Stored before an early end ranked the automatic opponents (issue 34): without them.
+        ranked = others if "others" in recorded else []
+        expected = early_result(replay["seat_count"], resigned, ranked)
         if _canonical(recorded) != _canonical(expected):
             raise VerificationFailed("the early end's ranking does not follow the resignations")
         return "the game ended early when the other seats resigned; the ranking follows them"

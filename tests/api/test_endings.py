@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.verify import verify
+from app.tables.outcomes import early_result
+from app.verify import VerificationFailed, verify
 from tests.conftest import test_games
 from tests.support.client import Player, new_player
 from tests.support.databases import BACKENDS
@@ -399,6 +400,13 @@ def test_an_early_end_ranks_the_automatic_opponent_with_the_seats_still_in(
     game = next(g for g in ben.get(f"{API}/players/{ana.id}").json()["games"])
     assert game["place"] == 3 and game["players"] == 3
     assert any("ended early" in line for line in _verified(ben, tid))
+    # The check holds the dummy's place; a result stored before it was ranked still checks.
+    replay = ben.get(f"{API}/tables/{tid}/replay").json()
+    legacy = {**replay, "result": early_result(2, [0])}
+    assert any("ended early" in line for line in verify(legacy, games=test_games()))  # type: ignore[arg-type]
+    forged = {**replay, "result": {**result, "places": {"1": 1, "0": 2}}}
+    with pytest.raises(VerificationFailed):
+        verify(forged, games=test_games())  # type: ignore[arg-type]
 
 
 SEAT_KINDS = ("person", "bot", "resigned")

@@ -190,3 +190,11 @@ class CancelNotProposed(AppError):
 
     code = "cancel_not_proposed"
     status = 409
+
+
+class CancelNeedsAnotherPlayer(AppError):
+    """A cancel takes the yes of a person besides the proposer, and no other seat is played
+    by a person who still has a say (every other seat is a bot's, or resigned)."""
+
+    code = "cancel_needs_another_player"
+    status = 409

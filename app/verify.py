@@ -20,7 +20,7 @@ import httpx
 
 from app.fairness import commitment, seed_from_secret
 from app.games import REGISTRY
-from app.games.base import Engine, RulesError
+from app.games.base import Engine, Opponent, RulesError, automatic_opponents
 from app.tables.outcomes import (
     DEFAULT_ON_RESIGN,
     cancelled_result,
@@ -95,7 +95,8 @@ def verify(
     passed.append(f"replaying {len(replay['actions'])} actions reaches the recorded final state")
     result = engine.result(state)
     recorded = replay.get("result")
-    if recorded is not None and result is None and (made := _made_result(replay, recorded)):
+    others = automatic_opponents(engine, state)
+    if recorded is not None and result is None and (made := _made_result(replay, recorded, others)):
         # Ended before the rules ended it (cancelled, or every other seat resigned): the
         # result is the table's, and it says so; the log checks above still hold.
         passed.append(made)
@@ -121,14 +122,19 @@ def _on_resign(table: dict[str, Any]) -> str:
     return str(table.get("on_resign") or DEFAULT_ON_RESIGN)
 
 
-def _made_result(replay: dict[str, Any], recorded: dict[str, Any]) -> str | None:
+def _made_result(
+    replay: dict[str, Any], recorded: dict[str, Any], others: list[Opponent]
+) -> str | None:
     """The check of a result the table made (app.tables.outcomes), or None if it is not one."""
     if recorded.get("cancelled"):
         if _canonical(recorded) != _canonical(cancelled_result()):
             raise VerificationFailed("the cancelled game's result names a ranking")
         return "the game was cancelled by its players before its end: no result to check"
     if recorded.get("ended_early"):
-        expected = early_result(replay["seat_count"], list(recorded.get("resigned") or ()))
+        resigned = list(recorded.get("resigned") or ())
+        # Stored before an early end ranked the automatic opponents (issue 34): without them.
+        ranked = others if "others" in recorded else []
+        expected = early_result(replay["seat_count"], resigned, ranked)
         if _canonical(recorded) != _canonical(expected):
             raise VerificationFailed("the early end's ranking does not follow the resignations")
         return "the game ended early when the other seats resigned; the ranking follows them"

@@ -307,7 +307,8 @@ class Engine(Protocol):
     One optional method, ``redact_log(state, events, seat)``, lets a game hide again
     what its rules say may no longer be shown while it runs (Luz ``strict_memory``: the
     cards of older tricks); the server calls it through :func:`redact_log`, and an
-    engine without it shows its log as logged.
+    engine without it shows its log as logged. Another, ``automatic_opponents(state)``,
+    names the opponents the rules play in a running game (:func:`automatic_opponents`).
     """
 
     info: GameInfo
@@ -497,6 +498,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         evaluate: Callable[[StateT], list[float]] | None = None,
         search_style: SearchStyle = DEFAULT_SEARCH,
         playout_view: Callable[[StateT, Seat], ViewT] | None = None,
+        automatic_opponents: Callable[[StateT], list[Opponent]] | None = None,
     ) -> None:
         """Declare a game from its parts.
 
@@ -519,6 +521,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         shows its search beating its normal bot, so that no level called strong is weaker
         than normal. Until then the ladder still measures its search. ``playout_view`` is
         the optional lighter view its playouts hand their bots (:meth:`playout_view`).
+        ``automatic_opponents`` is the optional hook of :func:`automatic_opponents`, for a
+        game whose result ranks opponents that are no seat (``Result.others``).
         """
         levels = {"random", *bots}
         can_search = determinize is not None and evaluate is not None
@@ -556,6 +560,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._undoable = undoable
         self._not_an_action = not_an_action
         self._redact_log = redact_log
+        self._automatic_opponents = automatic_opponents
         self._check_options_at_start = check_options_at_start
         self._determinize = determinize
         self._evaluate = evaluate
@@ -671,6 +676,11 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         """The logged events that may still be shown to ``seat`` (see :func:`redact_log`)."""
         checked = self._state(state)
         return events if self._redact_log is None else self._redact_log(checked, events, seat)
+
+    def automatic_opponents(self, state: BaseModel) -> list[Opponent]:
+        """The opponents the rules play in this game (see :func:`automatic_opponents`)."""
+        checked = self._state(state)
+        return [] if self._automatic_opponents is None else self._automatic_opponents(checked)
 
     def bot(
         self,
@@ -808,6 +818,15 @@ def redact_log(
     """
     hook: Callable[..., list[dict[str, Any]]] | None = getattr(engine, "redact_log", None)
     return events if hook is None else hook(state, events, seat)
+
+
+def automatic_opponents(engine: Engine, state: BaseModel) -> list[Opponent]:
+    """The automatic opponents of a game at ``state``, each with its score so far: those its
+    result lists in ``others`` (Ginkgopolis' Hal, MINE!'s dummy director), for a result the
+    table makes before the rules end the game (app.tables.outcomes.early_result). Their
+    ``place`` is 1: nobody has been ranked yet. An engine without the hook has none."""
+    hook: Callable[..., list[Opponent]] | None = getattr(engine, "automatic_opponents", None)
+    return [] if hook is None else hook(state)
 
 
 def describe_event(engine: Engine, data: dict[str, Any], locale: Locale) -> str:

@@ -25,6 +25,7 @@ from app.db.models import GameTable, Player, Seat, utcnow
 from app.realtime.broker import TableKind
 from app.tables import clocks
 from app.tables.bots import SERVER_MOVES, TIMEOUT_MOVE, ServerMove
+from app.tables.cancelling import settle_cancel
 from app.tables.clocks import time_control_of
 from app.tables.snapshot import PLAYING, Snapshot, as_utc, current_votes, later
 
@@ -48,6 +49,8 @@ class Tables(Protocol):
     def invalidate(self, table_id: str) -> None: ...
 
     async def publish(self, table_id: str, version: int, kind: TableKind) -> None: ...
+
+    async def lock_row(self, session: AsyncSession, table_id: str) -> GameTable: ...
 
 
 class Absence:
@@ -249,10 +252,29 @@ class Absence:
                 "seat taken over by a bot",
                 extra={"table": table_id, "seat": seat, "reason": reason},
             )
+            if snap.cancel_vote is not None:
+                snap = await self._settle_cancel(table_id)
         await self.core.publish(table_id, snap.version, "table")
+        if snap.status != PLAYING:  # cancelled: every seat's picture shows the end
+            await self.core.publish(table_id, snap.version, "refresh")
         if reason is not None:
             self.schedule_bots(table_id)
         return snap
+
+    async def _settle_cancel(self, table_id: str) -> Snapshot:
+        """A seat's player lost their say in the cancel vote under way: the one rule
+        (app.tables.cancelling) decides it again, in its own transaction on the table's row
+        (not in the takeover's: the endings hold the table's row before a seat's)."""
+        async with (
+            self.core.table_lock(table_id),
+            self.core.sessionmaker() as session,
+            session.begin(),
+        ):
+            row = await self.core.lock_row(session, table_id)
+            if row.status == PLAYING and settle_cancel(row) == "refused":
+                row.updated_at = utcnow()
+        self.core.invalidate(table_id)
+        return await self.core.snapshot(table_id)
 
     async def take_back(self, table_id: str, player: Player) -> Snapshot:
         """The player returns: the bot leaves the seat and the clock restarts from now."""

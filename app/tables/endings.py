@@ -21,10 +21,12 @@ from sqlalchemy import select
 from app import errors
 from app.db.models import GameTable, Player, Seat, utcnow
 from app.fairness import new_secret, seed_from_secret
+from app.games.base import automatic_opponents
+from app.tables.cancelling import finish, settle_cancel
 from app.tables.clocks import time_control_of
-from app.tables.outcomes import cancelled_result, early_result, game_goes_on
+from app.tables.outcomes import early_result, game_goes_on
 from app.tables.service import TableService
-from app.tables.snapshot import FINISHED, OPEN, PLAYING, Snapshot, is_cancel_voter, new_id
+from app.tables.snapshot import FINISHED, OPEN, PLAYING, Snapshot, new_id
 
 log = logging.getLogger("partida.endings")
 
@@ -38,6 +40,14 @@ def _seat_of(row: GameTable, player: Player) -> Seat:
     raise errors.NotSeated("you hold no seat at this table")
 
 
+def _check_say(seat: Seat) -> None:
+    """Only a person playing their own seat has a say in a cancel (snapshot.is_cancel_voter)."""
+    if seat.resigned_at is not None:
+        raise errors.Resigned("you resigned from this game; you have no say in cancelling it")
+    if seat.bot_level is not None:
+        raise errors.SeatTakenOver("a bot is playing your seat; take it back first to vote")
+
+
 class Endings:
     def __init__(self, service: TableService) -> None:
         self.service = service
@@ -47,7 +57,8 @@ class Endings:
     async def resign(self, table_id: str, player: Player) -> Snapshot:
         """The player leaves the running game for good: a bot plays the seat from now on,
         and the table's ``on_resign`` says what the seat's result is. With "last", a game
-        left with one seat, or with no person's seat, ends at once (outcomes.game_goes_on)."""
+        left with one seat, or with no person's seat, ends at once (outcomes.game_goes_on);
+        so does a solo game with either rule."""
         service = self.service
         ended = False
         async with service.table_lock(table_id):
@@ -65,19 +76,18 @@ class Endings:
                 )
                 mine.takeover_votes = None
                 row.updated_at = now
-                if row.on_resign == "last":
+                # Solo, whatever the rule: a bot would finish the game for nobody else, and
+                # the resignation loses it to the automatic opponent (outcomes.early_result).
+                if row.on_resign == "last" or row.seat_count == 1:
                     in_play = [s for s in row.seats if s.resigned_at is None]
                     people = [s for s in in_play if s.player_id is not None]
                     if not game_goes_on([s.seat for s in in_play], [s.seat for s in people]):
-                        order = sorted(
-                            (s for s in row.seats if s.resigned_at is not None),
-                            key=lambda s: (s.resigned_at, s.seat),
-                        )
-                        self._finish(row, early_result(row.seat_count, [s.seat for s in order]))
+                        finish(row, self._early_result(row))
                         ended = True
-                if not ended and isinstance(row.cancel_vote, dict):
-                    # The player no longer votes: those left may all have agreed already.
-                    self._decide_cancel(row)
+                if not ended:
+                    # The player no longer has a say: those left may all have agreed already,
+                    # or nobody but the proposer may be left to agree.
+                    settle_cancel(row)
                     ended = row.status == FINISHED
             service.invalidate(table_id)
             snap = await service.snapshot(table_id)
@@ -92,25 +102,41 @@ class Endings:
             service.bots.schedule_bots(table_id)
         return snap
 
+    def _early_result(self, row: GameTable) -> dict[str, Any]:
+        """The result of a game ended by its resignations (outcomes.early_result), with the
+        automatic opponents still in it: a solo game resigned is lost to its opponent."""
+        order = sorted(
+            (s for s in row.seats if s.resigned_at is not None),
+            key=lambda s: (s.resigned_at, s.seat),
+        )
+        engine = self.service.engine(row.game)
+        state = engine.State.model_validate(row.state) if row.state is not None else None
+        others = [] if state is None else automatic_opponents(engine, state)
+        return early_result(row.seat_count, [s.seat for s in order], others)
+
     # ------------------------------------------------------------------ cancel
 
     async def propose_cancel(self, table_id: str, player: Player) -> Snapshot:
         """The owner proposes to cancel the running game; the proposal counts as their yes.
-        Proposing again while a vote is under way counts the votes again."""
+        Proposing again while a vote is under way counts the votes again. Refused when the
+        owner has no say (resigned, or a bot plays their seat) or nobody else has one."""
 
         def change(row: GameTable) -> None:
             if row.owner_id != player.id:
                 raise errors.Forbidden("only the table's owner may propose to cancel the game")
             if row.status != PLAYING:
                 raise errors.NotPlaying(f"the table is {row.status}, not playing")
+            _check_say(_seat_of(row, player))
             vote = dict(row.cancel_vote or {"by": player.id, "at": time.time(), "yes": []})
             yes = list(vote.get("yes") or ())
-            if player.id not in yes and any(
-                s.player_id == player.id and is_cancel_voter(s) for s in row.seats
-            ):
+            if player.id not in yes:
                 yes.append(player.id)
-            row.cancel_vote = {**vote, "yes": yes}
-            self._decide_cancel(row)
+            row.cancel_vote = {**vote, "by": player.id, "yes": yes}
+            if settle_cancel(row) == "refused":
+                raise errors.CancelNeedsAnotherPlayer(
+                    "cancelling needs the yes of another player who plays their own seat, and "
+                    "every other seat is a bot's or resigned: resign, or play the game out"
+                )
 
         return await self._vote_change(table_id, change, "cancel proposed")
 
@@ -122,10 +148,7 @@ class Endings:
             mine = _seat_of(row, player)
             if row.status != PLAYING:
                 raise errors.NotPlaying(f"the table is {row.status}, not playing")
-            if mine.resigned_at is not None:
-                raise errors.Resigned("you resigned from this game; you no longer vote")
-            if mine.bot_level is not None:
-                raise errors.SeatTakenOver("a bot is playing your seat; take it back first to vote")
+            _check_say(mine)
             if not isinstance(row.cancel_vote, dict):
                 raise errors.CancelNotProposed(
                     "nobody has proposed to cancel this game (only its owner can)"
@@ -137,7 +160,7 @@ class Endings:
             if player.id not in yes:
                 yes.append(player.id)
             row.cancel_vote = {**row.cancel_vote, "yes": yes}
-            self._decide_cancel(row)
+            settle_cancel(row)
 
         return await self._vote_change(
             table_id, change, "cancel agreed" if agree else "cancel refused"
@@ -157,24 +180,6 @@ class Endings:
         log.info(what, extra={"table": table_id, "status": snap.status})
         await self._announce(snap, state=snap.status == FINISHED)
         return snap
-
-    @staticmethod
-    def _decide_cancel(row: GameTable) -> None:
-        """Every player who must agree (service.is_cancel_voter) has: the game is cancelled."""
-        vote = row.cancel_vote
-        if not isinstance(vote, dict):
-            return
-        yes = set(vote.get("yes") or ())
-        if all(s.player_id in yes for s in row.seats if is_cancel_voter(s)):
-            Endings._finish(row, cancelled_result())
-
-    @staticmethod
-    def _finish(row: GameTable, result: dict[str, Any]) -> None:
-        """End the running game with a result the table made (no new version)."""
-        row.status = FINISHED
-        row.result = result
-        row.cancel_vote = None
-        row.finished_at = row.updated_at = utcnow()
 
     # ------------------------------------------------------------------ delete
 

@@ -4,10 +4,13 @@ cancelled by agreement. Pure functions over the result's JSON (API.md ``result``
 by the table service, the ratings and ``python -m app.verify``.
 
 - ``on_resign: "last"`` (the default): a resigned seat is ranked after every seat still in
-  the game, whatever its score; among resigned seats the one who held on longer ranks
-  better. A bot still plays out the seat's moves (no engine can drop a seat mid-game), so
-  the game goes on for the others while two or more seats remain in it and at least one
-  of them is a person's; otherwise it ends at once (``early_result``).
+  the game and every automatic opponent (the result's ``others``: Ginkgopolis' Hal, MINE!'s
+  dummy director, who never resign), whatever its score; among resigned seats the one who
+  held on longer ranks better. A bot still plays out the seat's moves (no engine can drop a
+  seat mid-game), so the game goes on for the others while two or more seats remain in it
+  and at least one of them is a person's; otherwise it ends at once (``early_result``). A
+  solo game resigned therefore ends at once, lost to the automatic opponent (with "bot"
+  too: a bot would finish it for nobody else; app.tables.endings).
 - ``on_resign: "bot"``: a bot finishes the seat and the seat keeps the place it reaches.
 
 Either way the result lists the resigned seats (``resigned``, in the order they resigned)
@@ -19,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from app.games.base import Opponent
 from app.games.messages import Locale, Message, SeatRef, msg, render
 
 OnResign = Literal["last", "bot"]
@@ -34,9 +38,10 @@ def _place_of(result: dict[str, Any], seat: int, index: int) -> int:
 
 def with_resignations(result: dict[str, Any], resigned: Sequence[int], mode: str) -> dict[str, Any]:
     """The engine's result with the resigned seats (in the order they resigned) applied:
-    with "last" they move to the end of the ranking, the latest to resign first; the
-    seats still in keep the engine's order and ties. Scores, tie-break and details stay
-    the engine's. Without resignations, the result as it is."""
+    with "last" they move to the end of the ranking, the latest to resign first, below
+    the seats still in and the automatic opponents (``others``), who keep the engine's
+    order and ties among them. Scores, tie-break and details stay the engine's. Without
+    resignations, the result as it is."""
     if not resigned:
         return result
     out = {**result, "resigned": list(resigned), "on_resign": mode}
@@ -44,16 +49,23 @@ def with_resignations(result: dict[str, Any], resigned: Sequence[int], mode: str
         return out
     out_seats = set(resigned)
     ranking = [int(s) for s in result.get("ranking") or []]
+    others = [dict(o) for o in result.get("others") or []]
     original = {seat: _place_of(result, seat, index) for index, seat in enumerate(ranking)}
     staying = [s for s in ranking if s not in out_seats]
+    # Everyone still in, seats and automatic opponents, by their place in the engine's result.
+    still_in = [original[s] for s in staying] + [int(o.get("place", 0)) for o in others]
     places: dict[str, int] = {}
     for seat in staying:
-        places[str(seat)] = 1 + sum(1 for other in staying if original[other] < original[seat])
+        places[str(seat)] = 1 + sum(1 for place in still_in if place < original[seat])
+    for other in others:
+        other["place"] = 1 + sum(1 for place in still_in if place < int(other.get("place", 0)))
     tail = list(reversed(resigned))
     for index, seat in enumerate(tail):
-        places[str(seat)] = len(staying) + 1 + index
+        places[str(seat)] = len(still_in) + 1 + index
     out["ranking"] = staying + tail
     out["places"] = places
+    if others:
+        out["others"] = others
     return out
 
 
@@ -64,26 +76,37 @@ def game_goes_on(in_play: Sequence[int], humans_in_play: Sequence[int]) -> bool:
     return len(in_play) >= 2 and len(humans_in_play) >= 1
 
 
-def early_result(seat_count: int, resigned: Sequence[int]) -> dict[str, Any]:
-    """The result of a game that ended because (with "last") too few seats remained: the
-    seats still in share first place, then the resigned ones, latest first. No scores: the
-    game did not reach its scoring."""
+def early_result(
+    seat_count: int, resigned: Sequence[int], others: Sequence[Opponent] = ()
+) -> dict[str, Any]:
+    """The result of a game that ended because (with "last") too few seats remained:
+    everyone still in shares first place, the seats and the automatic opponents
+    (``others``, with their scores so far: games.base.automatic_opponents), then the
+    resigned seats, latest first. No scores for the seats: the game did not reach its
+    scoring."""
     out_seats = set(resigned)
     staying = [s for s in range(seat_count) if s not in out_seats]
     tail = list(reversed(resigned))
     places = {str(s): 1 for s in staying}
     for index, seat in enumerate(tail):
-        places[str(seat)] = len(staying) + 1 + index
-    return {
+        places[str(seat)] = len(staying) + len(others) + 1 + index
+    result: dict[str, Any] = {
         "scores": {},
         "ranking": staying + tail,
         "places": places,
-        "tiebreak": "the game ended early: every other seat resigned",
+        "tiebreak": "the game ended early: every other seat resigned"
+        if staying
+        else "the game ended early: every seat resigned",
         "details": {},
         "resigned": list(resigned),
         "on_resign": "last",
         "ended_early": True,
     }
+    if others:
+        result["others"] = [
+            o.model_copy(update={"place": 1}).model_dump(mode="json") for o in others
+        ]
+    return result
 
 
 def cancelled_result() -> dict[str, Any]:
@@ -118,9 +141,12 @@ def resign_lines(result: dict[str, Any], lang: Locale) -> list[str]:
 def platform_message(result: dict[str, Any]) -> Message | None:
     """What people read of a result the table made (cancelled, ended early); None for an
     engine's result (the engine explains its own ties)."""
-    for key in ("cancelled", "ended_early"):
-        if result.get(key):
-            return msg(f"table.result.{key}")
+    if result.get("cancelled"):
+        return msg("table.result.cancelled")
+    if result.get("ended_early"):
+        # Nobody left in but the automatic opponents (a solo game resigned): they won.
+        everyone = set(result.get("resigned") or ()) >= set(result.get("ranking") or ())
+        return msg("table.result.ended_all_resigned" if everyone else "table.result.ended_early")
     return None
 
 

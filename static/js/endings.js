@@ -69,6 +69,13 @@ export function deleteButton(table, onDeleted) {
 
 // ------------------------------------------------------------------ results (every page)
 
+/** Whether the owner may propose to cancel: the server's rule (app.tables.cancelling) needs
+ * the owner playing their own seat and another person who still does. */
+function canPropose(tb, seat) {
+  const hasSay = (s) => Boolean(s?.player) && !s.bot && !s.resigned;
+  return hasSay(seat) && tb.seats.some((s) => s.seat !== seat.seat && hasSay(s));
+}
+
 /** A tag for a seat that resigned, in a ranking or a seat list. */
 export function resignedTag(result, seat) {
   const out = (result?.resigned || []).includes(seat);
@@ -138,6 +145,7 @@ export function mountEndings(page) {
           local.confirming,
           page.isOwner(),
           Boolean(tb.cancel_vote),
+          canPropose(tb, seat),
           tb.on_resign,
           currentLang(),
         ])
@@ -209,7 +217,7 @@ export function mountEndings(page) {
     } else if (seat?.resigned) {
       parts.push(h("p", { class: "muted" }, t("ending.resigned_me")));
     }
-    if (page.isOwner() && !tb.cancel_vote && !local.confirming) {
+    if (page.isOwner() && canPropose(tb, seat) && !tb.cancel_vote && !local.confirming) {
       parts.push(
         h(
           "button",

@@ -5,6 +5,7 @@ table"). Every test runs on SQLite and on PostgreSQL (the ``http`` server is per
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -13,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.verify import verify
+from app.tables.outcomes import early_result
+from app.verify import VerificationFailed, verify
 from tests.conftest import test_games
 from tests.support.client import Player, new_player
 from tests.support.databases import BACKENDS
@@ -272,6 +274,193 @@ def test_who_votes_on_a_cancel(http: httpx.Client) -> None:
     assert cai.post(f"{API}/tables/{tid}/resign").json()["status"] == "playing"
     assert ana.post(f"{API}/tables/{tid}/cancel").json()["cancel_vote"]["waiting"] == [1]
     _error(cai.post(f"{API}/tables/{tid}/cancel/vote", {"agree": True}), 409, "resigned")
+
+
+# --------------------------------------------------------------------------- by the rules
+
+
+def _cancel(p: Player, tid: str) -> httpx.Response:
+    return p.post(f"{API}/tables/{tid}/cancel")
+
+
+def _agree(p: Player, tid: str, agree: bool = True) -> httpx.Response:
+    return p.post(f"{API}/tables/{tid}/cancel/vote", {"agree": agree})
+
+
+def test_a_resigned_owner_has_no_say_in_a_cancel(http: httpx.Client) -> None:
+    """A resigned owner cannot propose, and a proposal made before resigning lapses: a
+    cancel would erase the last place their resignation earned."""
+    ana, ben, cai = (new_player(http, n) for n in ("Ana", "Ben", "Cai"))
+    tid = _table([ana, ben, cai], pile=40)
+    assert ana.post(f"{API}/tables/{tid}/resign").json()["status"] == "playing"
+    _error(_cancel(ana, tid), 409, "resigned")
+    table = _table_of(ben, tid)
+    assert table["status"] == "playing" and table["cancel_vote"] is None
+    # Proposed first, then resigned: the proposal goes with the owner's say.
+    tid = _table([ana, ben, cai], pile=40)
+    assert _agree(ben, tid).status_code == 409  # nothing proposed yet
+    assert _cancel(ana, tid).json()["cancel_vote"]["waiting"] == [1, 2]
+    assert _agree(ben, tid).json()["cancel_vote"]["waiting"] == [2]
+    r = ana.post(f"{API}/tables/{tid}/resign")
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "playing" and r.json()["cancel_vote"] is None
+    _error(_agree(cai, tid), 409, "cancel_not_proposed")
+    assert _table_of(cai, tid)["status"] == "playing"
+
+
+def test_nobody_cancels_alone(http: httpx.Client) -> None:
+    """Every other seat a bot's, or left by a resignation mid-vote: no other person can
+    agree, so the proposal is refused at once and a vote under way lapses."""
+    ana, ben = new_player(http, "Ana"), new_player(http, "Ben")
+    tid = _table([ana], bots=("normal", "random"), pile=40)
+    _error(_cancel(ana, tid), 409, "cancel_needs_another_player")
+    table = _table_of(ana, tid)
+    assert table["status"] == "playing" and table["cancel_vote"] is None
+    tid = _table([ana, ben], bots=("normal",), pile=40)
+    assert _cancel(ana, tid).json()["cancel_vote"]["waiting"] == [1]
+    r = ben.post(f"{API}/tables/{tid}/resign")  # Ana and the bot play on
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "playing" and r.json()["cancel_vote"] is None
+    _error(_cancel(ana, tid), 409, "cancel_needs_another_player")
+    assert _table_of(ana, tid)["status"] == "playing"
+
+
+def test_a_seat_handed_to_a_bot_mid_vote_is_counted_by_the_same_rule(http: httpx.Client) -> None:
+    """A voter's seat handed to a bot: the others' yes completes the vote, or, with nobody
+    else left to agree, the proposal lapses; taken back, the player has a say again."""
+    ana, ben, cai = (new_player(http, n) for n in ("Ana", "Ben", "Cai"))
+    away = {"time_control": {"abandon": "vote", "grace_seconds": 1}}
+    three = _table([ana, ben, cai], pile=40, **away)
+    two = _table([ana, ben], pile=40, **away)
+    assert _cancel(ana, three).is_success and _agree(ben, three).is_success
+    assert _cancel(ana, two).json()["cancel_vote"]["waiting"] == [1]
+    time.sleep(1.5)  # past the grace: Cai and Ben have not been seen since they joined
+    assert ana.post(f"{API}/tables/{three}/seats/2/takeover").is_success
+    r = ben.post(f"{API}/tables/{three}/seats/2/takeover")
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "finished"
+    assert ana.state(three)["result"]["cancelled"] is True
+    r = ana.post(f"{API}/tables/{two}/seats/1/takeover")
+    assert r.status_code == 200, r.text
+    assert r.json()["seats"][1]["taken_over"] is True
+    assert r.json()["status"] == "playing" and r.json()["cancel_vote"] is None
+    _error(_cancel(ana, two), 409, "cancel_needs_another_player")
+    _error(_agree(ben, two), 409, "seat_taken_over")
+    assert ben.post(f"{API}/tables/{two}/take-back").is_success
+    assert _cancel(ana, two).json()["cancel_vote"]["waiting"] == [1]
+
+
+@pytest.mark.parametrize("on_resign", ["last", "bot"])
+def test_a_solo_game_resigned_is_lost_to_the_automatic_opponent(
+    http: httpx.Client, on_resign: str
+) -> None:
+    """Ginkgopolis solo: the only seat resigns; Hal wins, in the result, on the player's
+    page and in the replay's check. With either rule: a bot would finish the seat for
+    nobody else."""
+    ana, eve = new_player(http, "Ana"), new_player(http, "Eve")
+    body = {"game": "ginkgopolis", "seats": 1, "on_resign": on_resign}
+    r = ana.post(f"{API}/tables", body)
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    assert ana.post(f"{API}/tables/{tid}/start").status_code == 200
+    r = ana.post(f"{API}/tables/{tid}/resign")
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "finished"
+    result = ana.state(tid)["result"]
+    assert result["ranking"] == [0] and result["places"] == {"0": 2}
+    assert result["resigned"] == [0] and result["ended_early"] is True
+    (hal,) = result["others"]
+    assert hal["id"] == "hal" and hal["place"] == 1 and isinstance(hal["score"], int)
+    es = ana.get(f"{API}/tables/{tid}?lang=es").json()["result"]["tiebreak_text"]
+    assert "todos los jugadores abandonaron" in es
+    page = eve.get(f"{API}/players/{ana.id}").json()
+    assert page["stats"]["played"] == 1 and page["stats"]["won"] == 0
+    game = next(g for g in page["games"] if g["table_id"] == tid)
+    assert game["place"] == 2 and game["players"] == 2 and game["resigned"] is True
+    assert game["rated"] is False and game["unrated_reason"] == "fewer_than_two_people"
+    assert any("ended early" in line for line in _verified(ana, tid))
+
+
+def test_an_early_end_ranks_the_automatic_opponent_with_the_seats_still_in(
+    http: httpx.Client,
+) -> None:
+    """MINE! with two seats plays a dummy director: when one seat resigns, the other and the
+    dummy share first place (nobody scored yet) and the resigned seat comes after both."""
+    ana, ben = new_player(http, "Ana"), new_player(http, "Ben")
+    r = ana.post(f"{API}/tables", {"game": "mine", "seats": 2})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    assert ben.post(f"{API}/tables/{tid}/join").is_success
+    assert ana.post(f"{API}/tables/{tid}/start").status_code == 200
+    assert ana.post(f"{API}/tables/{tid}/resign").json()["status"] == "finished"
+    result = ben.state(tid)["result"]
+    assert result["ranking"] == [1, 0] and result["places"] == {"1": 1, "0": 3}
+    (dummy,) = result["others"]
+    assert dummy["id"] == "dummy" and dummy["place"] == 1
+    game = next(g for g in ben.get(f"{API}/players/{ana.id}").json()["games"])
+    assert game["place"] == 3 and game["players"] == 3
+    assert any("ended early" in line for line in _verified(ben, tid))
+    # The check holds the dummy's place; a result stored before it was ranked still checks.
+    replay = ben.get(f"{API}/tables/{tid}/replay").json()
+    legacy = {**replay, "result": early_result(2, [0])}
+    assert any("ended early" in line for line in verify(legacy, games=test_games()))  # type: ignore[arg-type]
+    forged = {**replay, "result": {**result, "places": {"1": 1, "0": 2}}}
+    with pytest.raises(VerificationFailed):
+        verify(forged, games=test_games())  # type: ignore[arg-type]
+
+
+SEAT_KINDS = ("person", "bot", "resigned")
+
+
+@pytest.mark.parametrize("owner_resigned", [False, True], ids=["owner_in", "owner_resigned"])
+def test_every_mix_of_seats_follows_the_rule(http: httpx.Client, owner_resigned: bool) -> None:
+    """Over every mix of the two other seats (a person, a bot, a person who resigned) and
+    the owner in or resigned: the proposal, each vote and the end follow the one rule: a
+    cancel needs the owner's say and the yes of every other person who still has one, of
+    whom there must be at least one. (``on_resign: "bot"``: no resignation ends the game;
+    nobody acts, so the people still in keep it waiting for them.)"""
+    for kinds in [(a, b) for a in SEAT_KINDS for b in SEAT_KINDS]:
+        ana = new_player(http, "Ana")
+        people = [new_player(http, f"P{i}") for i, kind in enumerate(kinds) if kind != "bot"]
+        bots = tuple("random" for kind in kinds if kind == "bot")
+        tid = _table([ana, *people], bots=bots, pile=40, on_resign="bot")
+        by_seat = {_seat(p, tid): p for p in people}
+        resigned = [
+            s
+            for s, kind in zip(sorted(by_seat), [k for k in kinds if k != "bot"], strict=True)
+            if kind == "resigned"
+        ]
+        for seat in resigned:
+            assert by_seat[seat].post(f"{API}/tables/{tid}/resign").is_success
+        if owner_resigned:
+            assert ana.post(f"{API}/tables/{tid}/resign").is_success
+        voters = [s for s in sorted(by_seat) if s not in resigned]
+        # Nobody left but bots: they may finish the game meanwhile (then: not_playing).
+        left_to_bots = owner_resigned and not voters
+        say_none = ("resigned", "not_playing") if left_to_bots else ("resigned",)
+        r = _cancel(ana, tid)
+        case = f"{kinds}, owner resigned: {owner_resigned}"
+        if owner_resigned:
+            assert r.status_code == 409 and r.json()["error"]["code"] in say_none, case
+        elif not voters:
+            _error(r, 409, "cancel_needs_another_player")
+        else:
+            assert r.json()["cancel_vote"]["waiting"] == voters, case
+        for seat in resigned:
+            r = _agree(by_seat[seat], tid)
+            assert r.status_code == 409 and r.json()["error"]["code"] in say_none, case
+        for index, seat in enumerate(voters):
+            r = _agree(by_seat[seat], tid)
+            if owner_resigned:
+                _error(r, 409, "cancel_not_proposed")
+                continue
+            last = index == len(voters) - 1
+            assert r.json()["status"] == ("finished" if last else "playing"), case
+        cancelled = not owner_resigned and bool(voters)
+        table = _table_of(ana, tid)
+        if not left_to_bots:
+            assert table["status"] == ("finished" if cancelled else "playing"), case
+        assert bool((table.get("result") or {}).get("cancelled")) is cancelled, case
 
 
 # --------------------------------------------------------------------------- delete

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.games.base import Opponent
 from app.tables.outcomes import (
     cancelled_result,
     early_result,
@@ -55,3 +56,38 @@ def test_resign_lines_number_seats_from_one() -> None:
         "Seat 4 resigned and is ranked last.",
         "Seat 2 resigned and is ranked last.",
     ]
+
+
+# Three seats and an automatic opponent (MINE!'s dummy): seat 0 first, the dummy second.
+WITH_DUMMY = {
+    "scores": {"0": 20, "1": 12, "2": 9},
+    "ranking": [0, 1, 2],
+    "places": {"0": 1, "1": 3, "2": 4},
+    "tiebreak": "",
+    "details": {},
+    "others": [{"id": "dummy", "name": "Dummy director", "score": 15, "place": 2}],
+}
+HAL = Opponent(id="hal", name="Hal", score=7, place=2)
+
+
+def test_a_resigned_seat_ranks_below_every_automatic_opponent() -> None:
+    """The general rule (issue 34.6): with "last", a resigned seat ranks below every seat
+    still in and every automatic opponent; the places of those still in stay distinct."""
+    out = with_resignations(WITH_DUMMY, [0], "last")
+    assert out["ranking"] == [1, 2, 0]
+    assert out["places"] == {"1": 2, "2": 3, "0": 4}
+    assert out["others"] == [{**WITH_DUMMY["others"][0], "place": 1}]  # type: ignore[index]
+    everyone = sorted([*out["places"].values(), *(o["place"] for o in out["others"])])
+    assert everyone == [1, 2, 3, 4]
+    assert WITH_DUMMY["others"][0]["place"] == 2  # type: ignore[index]  # input unchanged
+
+
+def test_a_solo_game_resigned_is_lost_to_the_automatic_opponent() -> None:
+    out = early_result(1, [0], [HAL])
+    assert out["ranking"] == [0] and out["places"] == {"0": 2}
+    assert out["others"] == [{"id": "hal", "name": "Hal", "score": 7, "place": 1}]
+    assert platform_text(out, "en") == "The game ended early: every player resigned."
+    # With an opponent and a seat still in, both share first place.
+    out = early_result(2, [1], [HAL])
+    assert out["places"] == {"0": 1, "1": 3} and out["others"][0]["place"] == 1
+    assert "others" not in early_result(2, [1])

@@ -35,8 +35,10 @@ async def resign(
 async def propose_cancel(
     table_id: TableId, player: CurrentPlayer, service: ServiceDep, endings: EndingsDep
 ) -> dict[str, Any]:
-    """Propose to cancel the running game (owner only); every seated player still playing
-    their seat must agree. The proposal counts as the owner's yes."""
+    """Propose to cancel the running game (owner only, playing their own seat); every
+    seated player still playing their seat must agree, and at least one besides the owner
+    (409 cancel_needs_another_player when nobody else can). The proposal counts as the
+    owner's yes."""
     return service.presenter.table_public(await endings.propose_cancel(table_id, player), player.id)
 
 

@@ -48,6 +48,7 @@ ENGINE: GameEngine[GinkgopolisState, GinkgopolisOptions, ActionModel, Ginkgopoli
     undoable=undoable,
     not_an_action=Refusal("not a Ginkgopolis action", "ginkgopolis.not_an_action"),
     determinize=determinize,
+    automatic_opponents=rules.automatic_opponents,
     evaluate=bot.evaluate,
     # A tree with random playouts wastes the tiles and resources evaluate counts (solo, 45%
     # against Hal; normal wins 57%). The normal bot's move is weighed against the three its

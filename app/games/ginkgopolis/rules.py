@@ -1564,6 +1564,13 @@ def _final_scoring(s: GinkgopolisState, ev: list[Event]) -> None:
         ev.append(GameEnded(winners=[f.player for f in s.final if f.total == best]))
 
 
+def automatic_opponents(s: GinkgopolisState) -> list[Opponent]:
+    """Hal in the solo game (§15), with his SP so far; nobody in a game of two or more."""
+    if not s.solo:
+        return []
+    return [Opponent(id="hal", name="Hal", score=s.players[1].sp, place=1)]
+
+
 def result(s: GinkgopolisState) -> Result | None:
     """Final result (§12.3): shared victory on ties (D11); solo: beat Hal strictly (§15)."""
     if s.phase != "over" or s.final is None:

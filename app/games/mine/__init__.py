@@ -43,6 +43,7 @@ ENGINE: GameEngine[MineState, MineOptions, MineAction, MineView] = GameEngine(
     undoable=undoable,
     not_an_action=Refusal("not a MINE! action", "mine.not_an_action"),
     determinize=determinize,
+    automatic_opponents=rules.automatic_opponents,
     evaluate=bot.evaluate,
     # A tree keeps apart the many cards that play alike and, from four players on, drowns
     # in the other seats' branches: it lost to normal. Weighing the normal bot's move

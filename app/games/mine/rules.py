@@ -1265,6 +1265,14 @@ def _tiebreak_text(state: MineState, final: list[int], rolls: list[list[Roll]]) 
     return "; ".join(parts)
 
 
+def automatic_opponents(state: MineState) -> list[Opponent]:
+    """The dummy director when it plays (§7), with its score so far."""
+    dn = state.dummy_index
+    if dn is None:
+        return []
+    return [Opponent(id="dummy", name="Dummy director", score=state.directors[dn].score, place=1)]
+
+
 def result(state: MineState) -> Result | None:
     """Scores of the seats, their ranking (dummy left out) and the dummy in ``details`` (§6)."""
     if state.final is None:

@@ -34,6 +34,7 @@ from app.games.base import (
     RulesError,
     SearchBudget,
     action_adapter,
+    automatic_opponents,
     parse_action,
     parse_event,
 )
@@ -111,6 +112,11 @@ def test_bots_play_to_the_end_and_replay_matches(
     result = engine.result(final)
     assert result is not None
     assert sorted(result.ranking) == list(range(n)) and set(result.scores) == set(range(n))
+    # The automatic opponents a table ranks when it ends the game early (a solo game
+    # resigned) are those the result ranks, from the first state to the last.
+    named = [(o.id, o.name) for o in result.others]
+    for state in (engine.setup(n, seed, engine.Options()), final):
+        assert [(o.id, o.name) for o in automatic_opponents(engine, state)] == named
 
 
 #: Options besides the defaults that the step-by-step checks also play, because they open

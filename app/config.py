@@ -101,7 +101,7 @@ class Settings(BaseSettings):
         default=40.0,
         ge=0,
         description="a spectator socket that has sent no frame at all by then is closed 4408 "
-        "(the browser pings every 15 s); 0 = never",
+        "(the browser pings every 15 s); 0 = never; off with rate limits, as the address cap",
     )
     rate_limit_chat: str = Field(
         default="20/minute", description="chat messages per player (REST and WebSocket)"

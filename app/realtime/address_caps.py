@@ -117,7 +117,8 @@ class AddressCaps:
         self._spectators: dict[str, set[AddressHold]] = {}
         self._awaiting: dict[str, int] = {}
         self._redis: Redis | None = None
-        if redis_url:
+        # Nothing to share while the cap is off (rate limits off: a load test, a test run).
+        if redis_url and enabled:
             self._redis = Redis.from_url(
                 redis_url,
                 socket_connect_timeout=REDIS_TIMEOUT_SECONDS,

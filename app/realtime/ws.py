@@ -20,7 +20,7 @@ gets a ``rate_limited`` error frame and close 1008.
 A socket nobody signed in to must not hold a place for ever: one with ``?auth=frame``
 whose auth frame has not come within PARTIDA_WS_AUTH_SECONDS, and a spectator's that has
 sent no frame at all within PARTIDA_WS_SILENT_SECONDS (the ping deadline: the browser pings
-every 15 s), get an error frame and close 4408. A player's socket is never closed for
+every 15 s; only while the per-address cap is on), get an error frame and close 4408. A player's socket is never closed for
 silence (a bot may listen there and act over REST).
 Every frame the parser cannot take (not JSON, nested too deeply, numbers past 64 bits,
 control characters in ids, wrong types) is answered with a ``validation_error`` frame.
@@ -339,10 +339,13 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str, hold: Addr
 async def _serve(
     websocket: WebSocket, conn: Connection, service: TableService, max_bytes: int
 ) -> None:
-    silent = service.settings.ws_silent_seconds
+    settings = service.settings
+    # A spectator's socket holds a place of its address's, and a client that never speaks is
+    # indistinguishable from one that left it open: once the address has places to hold
+    # (the cap is on), it must speak (a ping will do) within the ping deadline.
+    silent = settings.ws_silent_seconds if settings.rate_limit_enabled else 0
     while True:
         if conn.player is None and conn.spoke_at is None and silent > 0:
-            # A spectator's first frame (an anonymous socket holds a place of its address).
             message = await _first_message(websocket, silent, "frame")
             if message is None:
                 return

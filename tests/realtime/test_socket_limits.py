@@ -150,10 +150,11 @@ def _play(sockets: list[Socket]) -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_only_anonymous_sockets_count_against_their_address(backend: str, tmp_path: Path) -> None:
-    with _server(tmp_path, backend, rate_limit_enabled=True, ws_max_sockets_per_ip=3) as (
-        live,
-        http,
-    ):
+    # Silent spectators stay (ws_silent_seconds=0): however slow the machine, the counts
+    # change only when the test opens or closes a socket.
+    with _server(
+        tmp_path, backend, rate_limit_enabled=True, ws_max_sockets_per_ip=3, ws_silent_seconds=0
+    ) as (live, http):
         (a, b), tid = _table(http)
         spectators = [_open(live, tid) for _ in range(3)]
         _refused(live, tid)
@@ -184,7 +185,10 @@ def test_forty_anonymous_sockets_never_lock_seated_players_out(
     backend: str, tmp_path: Path
 ) -> None:
     """A carrier NAT, a school LAN: one address, many spectators, and players among them."""
-    with _server(tmp_path, backend, rate_limit_enabled=True) as (live, http):
+    with _server(tmp_path, backend, rate_limit_enabled=True, ws_silent_seconds=0) as (
+        live,
+        http,
+    ):
         tables = [_table(http) for _ in range(5)]
         url = f"{live.ws_url}/api/v1/tables/{tables[0][1]}/ws"
         anonymous, refused = [], 0
@@ -233,10 +237,33 @@ def test_a_socket_that_never_authenticates_is_closed_and_frees_its_place(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_sockets_awaiting_their_auth_frame_are_capped_per_address_apart(
+    backend: str, tmp_path: Path
+) -> None:
+    with _server(
+        tmp_path, backend, rate_limit_enabled=True, ws_max_sockets_per_ip=2, ws_auth_seconds=60
+    ) as (live, http):
+        (a, b), tid = _table(http)
+        pending = [Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?auth=frame") for _ in range(2)]
+        _refused(live, tid, auth=a.token)
+        # Spectators and players are not refused for them.
+        watchers = [_open(live, tid), _open(live, tid), _open(live, tid, f"token={b.token}")]
+        # One signs in: a place for another one awaiting its frame.
+        pending[0].send({"type": "auth", "token": a.token})
+        pending[0].until(lambda f: f["type"] == "state" and f["seat"] == 0)
+        late = _open_once_freed(live, tid, auth=a.token)
+        for sock in [*pending, *watchers, late]:
+            sock.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_spectator_silent_past_the_ping_deadline_is_closed_a_player_never(
     backend: str, tmp_path: Path
 ) -> None:
-    with _server(tmp_path, backend, ws_silent_seconds=0.5) as (live, http):
+    with _server(tmp_path, backend, rate_limit_enabled=True, ws_silent_seconds=0.5) as (
+        live,
+        http,
+    ):
         (a, _b), tid = _table(http)
         player = _open(live, tid, f"token={a.token}")
         talker = _open(live, tid)

@@ -43,6 +43,8 @@ def deployment(tmp_path: Path) -> Iterator[tuple[RedisServer, ServerProcess, Ser
                 "PARTIDA_REDIS_CHANNEL": f"partida-caps-{uuid.uuid4().hex[:8]}",
                 "PARTIDA_RATE_LIMIT_ENABLED": "true",
                 "PARTIDA_WS_MAX_SOCKETS_PER_IP": str(CAP),
+                # Silent spectators stay: the counts change only when the test says so.
+                "PARTIDA_WS_SILENT_SECONDS": "0",
             }
             first = ServerProcess(url, **env).start()
             second = ServerProcess(url, **env).start()

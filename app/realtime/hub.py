@@ -12,8 +12,8 @@ Per-client limits: at most PARTIDA_WS_MAX_SOCKETS_PER_PLAYER sockets per player 
 process) and PARTIDA_WS_MAX_SOCKETS_PER_IP anonymous sockets per client address (spectators
 per deployment, app.realtime.address_caps: a player's sockets never count against their
 address); message credits belong to the player (a spectator: its address), not to the
-socket, so a reconnect does not refill them. Presence changes (a ``table`` frame to the table) only when a player's first socket
-at a table opens or its last one closes.
+socket, so a reconnect does not refill them. Presence changes (a ``table`` frame to the
+table) only when a player's first socket at a table opens or its last one closes.
 """
 
 from __future__ import annotations

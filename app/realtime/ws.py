@@ -20,8 +20,9 @@ gets a ``rate_limited`` error frame and close 1008.
 A socket nobody signed in to must not hold a place for ever: one with ``?auth=frame``
 whose auth frame has not come within PARTIDA_WS_AUTH_SECONDS, and a spectator's that has
 sent no frame at all within PARTIDA_WS_SILENT_SECONDS (the ping deadline: the browser pings
-every 15 s; only while the per-address cap is on), get an error frame and close 4408. A player's socket is never closed for
-silence (a bot may listen there and act over REST).
+every 15 s; only while the per-address cap is on), get an error frame and close 4408. A
+player's socket is never closed for silence (a bot may listen there and act over REST).
+
 Every frame the parser cannot take (not JSON, nested too deeply, numbers past 64 bits,
 control characters in ids, wrong types) is answered with a ``validation_error`` frame.
 """

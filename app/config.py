@@ -91,7 +91,20 @@ class Settings(BaseSettings):
     ws_max_sockets_per_ip: int = Field(
         default=32,
         ge=1,
-        description="open table sockets per client address (per instance; off with rate limits)",
+        description="anonymous table sockets (spectators) per client address, per deployment "
+        "with Redis; a player's sockets never count (off with rate limits)",
+    )
+    ws_auth_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        le=300,
+        description="a ?auth=frame socket that has not sent its auth frame by then is closed 4408",
+    )
+    ws_silent_seconds: float = Field(
+        default=40.0,
+        ge=0,
+        description="a spectator socket that has sent no frame at all by then is closed 4408 "
+        "(the browser pings every 15 s); 0 = never; off with rate limits, as the address cap",
     )
     rate_limit_chat: str = Field(
         default="20/minute", description="chat messages per player (REST and WebSocket)"

@@ -50,8 +50,8 @@ class TableFrame(BaseModel):
 
 class ErrorFrame(BaseModel):
     """A refused, malformed or rate-limited frame, as the REST error envelope (`ref`: that
-    frame's id); the socket stays open, except after auth failure (4401) or an unknown
-    table (4404)."""
+    frame's id); the socket stays open, except after auth failure (4401), an unknown
+    table (4404) or silence before its first frame (4408)."""
 
     type: Literal["error"]
     error: ErrorBody
@@ -146,7 +146,7 @@ def asyncapi_document(title: str = "Partida table channel", version: str = "1.0"
             "version": version,
             "description": "One WebSocket per table (API.md). Malformed frames are answered with an "
             "error frame; the socket closes only for auth failure (4401), an unknown table (4404), "
-            "oversized frames (1009) or flooding (1008).",
+            "oversized frames (1009), flooding (1008) or silence before its first frame (4408).",
         },
         "channels": {
             "/api/v1/tables/{table_id}/ws": {

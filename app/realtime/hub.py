@@ -8,11 +8,12 @@ the newest picture once more, never a backlog of stale ones.
 A "revoked" notice (the host blocked a player) closes every socket of that
 player held here at once: an ``unauthorized`` error frame, then close 4401.
 
-Per-client limits (per process): at most PARTIDA_WS_MAX_SOCKETS_PER_PLAYER sockets per
-player and PARTIDA_WS_MAX_SOCKETS_PER_IP per client address; message credits belong to
-the player (a spectator: its address), not to the socket, so a reconnect does not refill
-them. Presence changes (a ``table`` frame to the table) only when a player's first socket
-at a table opens or its last one closes.
+Per-client limits: at most PARTIDA_WS_MAX_SOCKETS_PER_PLAYER sockets per player (per
+process) and PARTIDA_WS_MAX_SOCKETS_PER_IP anonymous sockets per client address (spectators
+per deployment, app.realtime.address_caps: a player's sockets never count against their
+address); message credits belong to the player (a spectator: its address), not to the
+socket, so a reconnect does not refill them. Presence changes (a ``table`` frame to the
+table) only when a player's first socket at a table opens or its last one closes.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from app import errors
 from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES
+from app.realtime.address_caps import AddressCaps, AddressHold
 from app.realtime.broker import BrokerMessage, ChatPosted, PlayerRevoked, Resync, TableUpdate
 from app.realtime.delta import view_patch
 from app.realtime.roster import Roster
@@ -95,6 +97,8 @@ class Connection:
         self.ip = ip
         # The message credits this socket draws on (shared by every socket of its player).
         self.credits: Credits | None = None
+        # Its place in its address's count while it is a spectator's (released on sign-in).
+        self.address: AddressHold | None = None
         self.last_version = 0
         # With a language, every event a frame carries also has its readable line (text).
         self.lang: Locale | None = None
@@ -288,10 +292,18 @@ class Hub:
         self.tables = roster.tables
         # player id -> when this process got the notice that the player was blocked.
         self._revoked: dict[str, float] = {}
-        # Open sockets per player and per client address; message credits per player
-        # (spectators: per address), kept across reconnects.
+        # Open sockets per player, anonymous ones per client address; message credits per
+        # player (spectators: per address), kept across reconnects.
         self._per_player: dict[str, int] = {}
-        self._per_ip: dict[str, int] = {}
+        settings = service.settings
+        # Per address like the REST limits (PARTIDA_RATE_LIMIT_ENABLED turns both off: a
+        # test run or a load test connects everything from one address).
+        self.addresses = AddressCaps(
+            settings.ws_max_sockets_per_ip,
+            enabled=settings.rate_limit_enabled,
+            redis_url=settings.redis_url,
+            prefix=settings.redis_channel,
+        )
         self._credits: dict[str, Credits] = {}
         self._rechecking: asyncio.Task[None] | None = None
 
@@ -344,21 +356,7 @@ class Hub:
             self._rechecking.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._rechecking
-
-    def hold_address(self, ip: str) -> str | None:
-        """Count one more socket from ``ip`` from the handshake on (a socket that has not
-        authenticated yet counts too); why not, when that would pass the limit."""
-        settings = self.service.settings
-        limit = settings.ws_max_sockets_per_ip
-        # Per address like the REST limits (PARTIDA_RATE_LIMIT_ENABLED turns both off: a
-        # test run or a load test connects everything from one address).
-        if settings.rate_limit_enabled and self._per_ip.get(ip, 0) >= limit:
-            return f"too many open sockets from this address (limit {limit})"
-        self._count(self._per_ip, ip, 1)
-        return None
-
-    def release_address(self, ip: str) -> None:
-        self._count(self._per_ip, ip, -1)
+        await self.addresses.close()
 
     def refusal(self, conn: Connection, player: Player | None = None) -> str | None:
         """Why a new socket ``conn`` (or, with ``player``, ``conn`` becoming that player's)

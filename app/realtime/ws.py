@@ -2,7 +2,7 @@
 
 A malformed frame is answered with an error frame and the socket stays open;
 the socket is closed only for auth failure (4401), an unknown table (4404),
-oversized frames (1009) or flooding (1008).
+oversized frames (1009), flooding (1008), or silence before its first frame (4408).
 
 A player the host blocks loses its sockets at once: the admin publishes a
 "revoked" notice through the broker and every instance's hub closes that
@@ -14,13 +14,22 @@ RECHECK_SECONDS, and a frame that still arrives on a revoked socket is dropped.
 The token may come as the ``token`` query parameter (third-party clients) or, with
 ``?auth=frame``, in the first frame ``{"type": "auth", "token"}`` (the browser client: no
 secret in a URL); the server's logs redact it either way (app/logging.py). A socket beyond
-the per-player or per-address limit gets a ``rate_limited`` error frame and close 1008.
+the per-player limit, or an anonymous one beyond its address's (app.realtime.address_caps),
+gets a ``rate_limited`` error frame and close 1008.
+
+A socket nobody signed in to must not hold a place for ever: one with ``?auth=frame``
+whose auth frame has not come within PARTIDA_WS_AUTH_SECONDS, and a spectator's that has
+sent no frame at all within PARTIDA_WS_SILENT_SECONDS (the ping deadline: the browser pings
+every 15 s; only while the per-address cap is on), get an error frame and close 4408. A
+player's socket is never closed for silence (a bot may listen there and act over REST).
+
 Every frame the parser cannot take (not JSON, nested too deeply, numbers past 64 bits,
 control characters in ids, wrong types) is answered with a ``validation_error`` frame.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -41,6 +50,7 @@ from app.api.deps import query_since
 from app.api.schemas import MAX_ACTION_DEPTH, IdempotencyKey, nesting_depth
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
+from app.realtime.address_caps import AddressHold, Standing
 from app.realtime.broker import TableUpdate
 from app.realtime.hub import BLOCKED, CLOSE_AUTH, Connection, Credits, Hub
 from app.refusals import validation_reason
@@ -54,6 +64,8 @@ router = APIRouter()
 _LANGS: dict[str, Locale] = {"es": "es", "en": "en"}
 
 CLOSE_NOT_FOUND, CLOSE_TOO_BIG, CLOSE_FLOOD = 4404, 1009, 1008
+# An anonymous socket silent too long before its first frame (HTTP's 408, request timeout).
+CLOSE_SILENT = 4408
 # A player socket re-reads the player's status (blocked? deleted?) before a frame at most
 # this often; the broker's "revoked" notice closes the sockets at once, this only bounds
 # the damage of a notice that was lost.
@@ -139,11 +151,34 @@ def _client_ip(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "unknown"
 
 
-async def _first_frame_token(websocket: WebSocket, max_bytes: int) -> str | None:
-    """With ``?auth=frame`` the first frame must be ``{"type": "auth", "token"}``: its token,
-    or None after answering (error frame) and closing (4401; 1009 for an oversized frame)."""
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
+def _standing(websocket: WebSocket) -> Standing:
+    """Who is behind a socket as it opens, for its address's count."""
+    if websocket.query_params.get("auth") == "frame":
+        return "awaiting_auth"
+    return "player" if websocket.query_params.get("token") else "spectator"
+
+
+async def _first_message(websocket: WebSocket, seconds: float, waiting_for: str) -> Any:
+    """The socket's first message, or None after an error frame and close 4408 when none
+    came within ``seconds``."""
+    try:
+        async with asyncio.timeout(seconds):
+            return await websocket.receive()
+    except TimeoutError:
+        pass
+    await websocket.send_json(
+        _error_frame(errors.Unauthorized(f"no {waiting_for} within {seconds:g} s", reason="silent"))
+    )
+    await websocket.close(CLOSE_SILENT, f"no {waiting_for} in time")
+    return None
+
+
+async def _first_frame_token(websocket: WebSocket, max_bytes: int, seconds: float) -> str | None:
+    """With ``?auth=frame`` the first frame must be ``{"type": "auth", "token"}``, within
+    ``seconds``: its token, or None after answering (error frame) and closing (4401; 4408
+    when it did not come in time; 1009 for an oversized frame)."""
+    message = await _first_message(websocket, seconds, "auth frame")
+    if message is None or message["type"] == "websocket.disconnect":
         return None
     raw = message.get("text")
     if raw is None:
@@ -195,20 +230,23 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """One socket per client per table; without a token it is a spectator's."""
     hub: Hub = websocket.app.state.hub
     ip = _client_ip(websocket)
-    # Counted before the handshake completes: a socket that never authenticates counts too.
-    refused = hub.hold_address(ip)
+    # Counted before the handshake completes, while nobody is signed in: a spectator's
+    # socket, or one awaiting its auth frame (a token query counts on its player instead).
+    hold = await hub.addresses.hold(ip, _standing(websocket))
     await websocket.accept()
-    if refused is not None:
+    if hold is None:
+        limit = hub.addresses.limit
+        refused = f"too many open sockets from this address (limit {limit})"
         await websocket.send_json(_error_frame(errors.RateLimited(refused, reason="sockets")))
         await websocket.close(CLOSE_FLOOD, "too many sockets")
         return
     try:
-        await _table_socket(websocket, table_id, ip)
+        await _table_socket(websocket, table_id, ip, hold)
     finally:
-        hub.release_address(ip)
+        await hub.addresses.release(hold)
 
 
-async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
+async def _table_socket(websocket: WebSocket, table_id: str, ip: str, hold: AddressHold) -> None:
     service: TableService = websocket.app.state.service
     hub: Hub = websocket.app.state.hub
     settings = service.settings
@@ -217,9 +255,13 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
     token = websocket.query_params.get("token")
     if websocket.query_params.get("auth") == "frame":
         try:
-            token = await _first_frame_token(websocket, settings.ws_max_frame_bytes)
+            token = await _first_frame_token(
+                websocket, settings.ws_max_frame_bytes, settings.ws_auth_seconds
+            )
         except WebSocketDisconnect:
             return
+        # Signed in or closed: either way no longer its address's.
+        await hub.addresses.release(hold)
         if token is None:
             return
         verified_at = time.monotonic()
@@ -247,6 +289,7 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
 
     conn = Connection(websocket, table_id, player, ip)
     conn.verified_at = verified_at
+    conn.address = hold
     conn.lang = _LANGS.get(websocket.query_params.get("lang") or "")
     conn.delta = websocket.query_params.get("delta") in ("1", "true")
     if (refused := hub.refusal(conn)) is not None:
@@ -297,8 +340,18 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str) -> None:
 async def _serve(
     websocket: WebSocket, conn: Connection, service: TableService, max_bytes: int
 ) -> None:
+    settings = service.settings
+    # A spectator's socket holds a place of its address's, and a client that never speaks is
+    # indistinguishable from one that left it open: once the address has places to hold
+    # (the cap is on), it must speak (a ping will do) within the ping deadline.
+    silent = settings.ws_silent_seconds if settings.rate_limit_enabled else 0
     while True:
-        message = await websocket.receive()
+        if conn.player is None and conn.spoke_at is None and silent > 0:
+            message = await _first_message(websocket, silent, "frame")
+            if message is None:
+                return
+        else:
+            message = await websocket.receive()
         if message["type"] == "websocket.disconnect" or conn.revoked:
             # A frame already queued when the socket was revoked is dropped unread.
             return
@@ -445,6 +498,8 @@ async def _authenticate(frame: AuthFrame, conn: Connection, service: TableServic
         return
     changed = hub.reassign(conn, player)
     conn.verified_at = verified_at
+    # A player's socket now: it lives on the player's budget, no longer its address's.
+    await hub.addresses.release(conn.address)
     if hub.revoked_since(player.id, verified_at):
         await conn.revoke()
         return

@@ -116,21 +116,169 @@ def test_sockets_per_player_are_capped_across_tables_and_every_way_to_authentica
             sock.close()
 
 
+def _closed_silent(sock: Socket) -> list[dict[str, Any]]:
+    """The socket is closed for its silence: an ``unauthorized`` error frame, then 4408;
+    the frames it got before."""
+    frames: list[dict[str, Any]] = []
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            frames.append(sock.recv(timeout=30))
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4408, frames
+    assert frames and frames[-1]["type"] == "error", frames
+    assert frames[-1]["error"]["code"] == "unauthorized", frames
+    assert frames[-1]["error"]["reason"] == "silent", frames
+    return frames
+
+
+def _play(sockets: list[Socket]) -> None:
+    """The players of a started table each act once, in turn, through ``sockets`` (one
+    each), and each is answered with the state its action made."""
+    version = max(f["version"] for sock in sockets for f in sock.frames if f["type"] == "state")
+    movers = []
+    for _ in sockets:
+        states = [sock.state_at(version) for sock in sockets]
+        mover = next(i for i, state in enumerate(states) if state["legal_actions"])
+        ref = f"move-{version}"
+        action = states[mover]["legal_actions"][0]
+        sockets[mover].send({"type": "action", "version": version, "action": action, "id": ref})
+        answer = sockets[mover].until(lambda f, ref=ref: f.get("ref") == ref)
+        assert answer["type"] == "state" and answer["version"] == version + 1, answer
+        movers.append(mover)
+        version += 1
+    assert sorted(movers) == list(range(len(sockets)))
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_sockets_per_address_are_capped(backend: str, tmp_path: Path) -> None:
-    with _server(tmp_path, backend, rate_limit_enabled=True, ws_max_sockets_per_ip=3) as (
+def test_only_anonymous_sockets_count_against_their_address(backend: str, tmp_path: Path) -> None:
+    # Silent spectators stay (ws_silent_seconds=0): however slow the machine, the counts
+    # change only when the test opens or closes a socket.
+    with _server(
+        tmp_path, backend, rate_limit_enabled=True, ws_max_sockets_per_ip=3, ws_silent_seconds=0
+    ) as (live, http):
+        (a, b), tid = _table(http)
+        spectators = [_open(live, tid) for _ in range(3)]
+        _refused(live, tid)
+        # The address is full of spectators: its players still get in, however they sign in,
+        # and a socket awaiting its auth frame is not refused for the spectators either.
+        players = [
+            _open(live, tid, f"token={a.token}"),
+            _open(live, tid, auth=b.token),
+            _open(live, tid, auth=a.token),
+        ]
+        assert [p.frames[-1]["seat"] for p in players] == [0, 1, 0]
+        _refused(live, tid)
+        # A spectator that signs in leaves its address's count: a new spectator gets in.
+        spectators[0].send({"type": "auth", "token": b.token})
+        spectators[0].until(lambda f: f["type"] == "state" and f["seat"] == 1)
+        players.append(spectators.pop(0))
+        spectators.append(_open(live, tid))
+        _refused(live, tid)
+        # A closed spectator's place is free again.
+        spectators.pop().close()
+        spectators.append(_open_once_freed(live, tid))
+        for sock in [*spectators, *players]:
+            sock.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_forty_anonymous_sockets_never_lock_seated_players_out(
+    backend: str, tmp_path: Path
+) -> None:
+    """A carrier NAT, a school LAN: one address, many spectators, and players among them."""
+    with _server(tmp_path, backend, rate_limit_enabled=True, ws_silent_seconds=0) as (
+        live,
+        http,
+    ):
+        tables = [_table(http) for _ in range(5)]
+        url = f"{live.ws_url}/api/v1/tables/{tables[0][1]}/ws"
+        anonymous, refused = [], 0
+        for _ in range(40):
+            sock = Socket(url)
+            try:
+                sock.until(lambda f: f["type"] == "state")
+                anonymous.append(sock)
+            except ConnectionClosed as closed:
+                assert closed.rcvd is not None and closed.rcvd.code == 1008
+                assert sock.frames[-1]["error"]["code"] == "rate_limited"
+                refused += 1
+        # The anonymous cap holds: the 33rd to the 40th were refused.
+        assert (len(anonymous), refused) == (32, 8)
+        # Ten seated players from the same address all connect and play (half with a token
+        # query, half with an auth frame).
+        seated = [
+            [_open(live, tid, f"token={p.token}") if i % 2 else _open(live, tid, auth=p.token)
+             for p in players]
+            for i, (players, tid) in enumerate(tables)
+        ]  # fmt: skip
+        for pair in seated:
+            _play(pair)
+        _refused(live, tables[0][1])
+        for sock in [*anonymous, *(s for pair in seated for s in pair)]:
+            sock.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_socket_that_never_authenticates_is_closed_and_frees_its_place(
+    backend: str, tmp_path: Path
+) -> None:
+    with _server(
+        tmp_path, backend, rate_limit_enabled=True, ws_max_sockets_per_ip=4, ws_auth_seconds=0.5
+    ) as (live, http):
+        (a, _b), tid = _table(http)
+        url = f"{live.ws_url}/api/v1/tables/{tid}/ws?auth=frame"
+        # As many as the address may have waiting at once: all closed, nothing sent before.
+        pending = [Socket(url) for _ in range(4)]
+        for sock in pending:
+            assert _closed_silent(sock) == [sock.frames[-1]]
+        # Their places are free again: an address is never left locked by them.
+        late = _open_once_freed(live, tid, auth=a.token)
+        assert late.frames[-1]["seat"] == 0
+        late.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sockets_awaiting_their_auth_frame_are_capped_per_address_apart(
+    backend: str, tmp_path: Path
+) -> None:
+    with _server(
+        tmp_path, backend, rate_limit_enabled=True, ws_max_sockets_per_ip=2, ws_auth_seconds=60
+    ) as (live, http):
+        (a, b), tid = _table(http)
+        pending = [Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?auth=frame") for _ in range(2)]
+        _refused(live, tid, auth=a.token)
+        # Spectators and players are not refused for them.
+        watchers = [_open(live, tid), _open(live, tid), _open(live, tid, f"token={b.token}")]
+        # One signs in: a place for another one awaiting its frame.
+        pending[0].send({"type": "auth", "token": a.token})
+        pending[0].until(lambda f: f["type"] == "state" and f["seat"] == 0)
+        late = _open_once_freed(live, tid, auth=a.token)
+        for sock in [*pending, *watchers, late]:
+            sock.close()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_spectator_silent_past_the_ping_deadline_is_closed_a_player_never(
+    backend: str, tmp_path: Path
+) -> None:
+    with _server(tmp_path, backend, rate_limit_enabled=True, ws_silent_seconds=0.5) as (
         live,
         http,
     ):
         (a, _b), tid = _table(http)
-        # A socket that has not authenticated yet (?auth=frame, no frame sent) counts too.
-        pending = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?auth=frame")
-        held = [pending, _open(live, tid), _open(live, tid, f"token={a.token}")]
-        _refused(live, tid)
-        _refused(live, tid, auth=a.token)
-        held.pop(0).close()
-        held.append(_open_once_freed(live, tid))
-        for sock in held:
+        player = _open(live, tid, f"token={a.token}")
+        talker = _open(live, tid)
+        talker.send({"type": "ping"})
+        talker.until(lambda f: f["type"] == "pong")
+        silent = _open(live, tid)
+        # It got the table and its state, then was closed for saying nothing.
+        _closed_silent(silent)
+        assert [f["type"] for f in silent.frames][-1] == "error"
+        assert "state" in [f["type"] for f in silent.frames]
+        # Opened before it and silent as long: the player's socket stays open, and so does
+        # the spectator's that spoke in time.
+        for sock in (player, talker):
+            sock.send({"type": "ping"})
+            sock.until(lambda f: f["type"] == "pong")
             sock.close()
 
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import structlog
 
+from app.db.session import OutageLogFilter
+
 
 def _drop_color_message(
     _logger: Any, _name: str, event: MutableMapping[str, Any]
@@ -82,6 +84,7 @@ def configure_logging(level: str = "INFO", json: bool = False, access_log: bool 
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(formatter)
+    handler.addFilter(OutageLogFilter())  # a database outage: one line per error, no traceback
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

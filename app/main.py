@@ -175,7 +175,9 @@ def _install_error_handlers(app: FastAPI, postgresql: bool) -> None:
         )
 
     async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
-        log.warning("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+        # One line per request (app.db.session.OutageLogFilter): in an outage every request
+        # fails alike; the traceback is written at PARTIDA_LOG_LEVEL=DEBUG only.
+        log.warning("database unavailable", exc_info=exc)
         return JSONResponse(
             errors.Unavailable(
                 "the server cannot reach its database right now; try again shortly"

@@ -26,6 +26,9 @@ FORWARDED = [
     {"x-forwarded-for": "127.0.0.1"},
     {"forwarded": "for=203.0.113.5;proto=https"},
     {"x-real-ip": "127.0.0.1"},
+    {"x-forwarded-proto": "https"},
+    {"x-forwarded-port": "443"},
+    {"via": "1.1 caddy"},
 ]
 
 

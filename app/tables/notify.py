@@ -31,13 +31,16 @@ MAX_URL_LENGTH = 500
 _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 #: Blocks that ``is_global`` (Python 3.11) calls global though IANA's special-purpose
 #: registries say they are not globally reachable, or that are deprecated ways to reach an
-#: IPv4 address: IETF protocol assignments (192.0.0.8 is its dummy address, RFC 7600),
-#: site-local IPv6 (routed like private space), IETF protocol assignments (Teredo among
-#: them), 6to4, local-use NAT64, SRv6 SIDs and documentation. Newer Pythons agree on most.
+#: IPv4 address: IETF protocol assignments (192.0.0.8 is its dummy address, RFC 7600), the
+#: 6to4 relay anycast, the dummy IPv6 prefix, site-local IPv6 (routed like private space),
+#: IETF protocol assignments (Teredo among them), 6to4, local-use NAT64, SRv6 SIDs and
+#: documentation. Newer Pythons agree on most of them.
 _NOT_GLOBAL = tuple(
     ipaddress.ip_network(n)
     for n in (
         "192.0.0.0/24",
+        "192.88.99.0/24",
+        "100:0:0:1::/64",
         "fec0::/10",
         "2001::/23",
         "2002::/16",

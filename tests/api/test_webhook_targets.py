@@ -3,11 +3,11 @@
 A webhook URL is refused (422 validation_error naming ``webhook_url``) when it is malformed
 or when any address its host resolves to is not public: the standard library's
 ``is_global`` (100.64.0.0/10, 198.18.0.0/15, ::1, fc00::/7, 2001:db8::/32, ...), what IANA
-says is not globally reachable though Python 3.11 calls it global (192.0.0.0/24, fec0::/10,
-2002::/16, ...), and every IPv6 form that embeds an IPv4 address (compatible, mapped,
-translated, NAT64, 6to4, Teredo, ISATAP) judged by that address too (issue 34.8). Names are
-resolved through the event loop's ``getaddrinfo`` when the URL is saved and again before
-each alert.
+says is not globally reachable though Python 3.11 calls it global (192.0.0.0/24,
+192.88.99.0/24, fec0::/10, 2002::/16, ...), and every IPv6 form that embeds an IPv4
+address (compatible, mapped, translated, NAT64, 6to4, Teredo, ISATAP) judged by that
+address too (issue 34.8). Names are resolved through the event loop's ``getaddrinfo`` when
+the URL is saved and again before each alert.
 """
 
 from __future__ import annotations
@@ -69,6 +69,8 @@ NOT_PUBLIC = [
     "2606:4700::200:5efe:a00:1",  # ISATAP around 10.0.0.1
     "3fff::1",  # documentation (2024)
     "5f00::1",  # SRv6 SIDs
+    "192.88.99.1",  # 6to4 relay anycast (deprecated)
+    "100:0:0:1::1",  # dummy IPv6 prefix
 ]
 
 

@@ -161,7 +161,13 @@ non_public_ipv4 = st.one_of(
     st.ip_addresses(v=4).filter(lambda a: not a.is_global),
     *(
         st.ip_addresses(network=block)
-        for block in ("192.0.0.0/24", "127.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10")
+        for block in (
+            "192.0.0.0/24",
+            "192.88.99.0/24",
+            "127.0.0.0/8",
+            "10.0.0.0/8",
+            "100.64.0.0/10",
+        )
     ),
 )
 _BITS_80 = st.integers(0, 2**80 - 1)

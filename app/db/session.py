@@ -119,6 +119,8 @@ class OutageLogFilter(logging.Filter):
         cause = unreachable_cause(record.exc_info[1] if record.exc_info else None)
         if cause is None or logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
             return True
+        if not isinstance(record.msg, str):
+            return True  # structlog's own event dict: left to its processors
         record.msg = f"{record.getMessage()} (unreachable: {outage_summary(cause)})"
         record.args = None
         record.exc_info = None

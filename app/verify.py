@@ -99,8 +99,8 @@ def verify(
     result = engine.result(state)
     recorded = replay.get("result")
     if recorded is not None and result is None and (made := _made_result(replay, recorded)):
-        # Ended before the rules ended it (by the host, cancelled, or every other seat
-        # resigned): the result is the table's, and it says so; the log checks above hold.
+        # Ended before the rules ended it (cancelled, or every other seat resigned): the
+        # result is the table's, and it says so; the log checks above still hold.
         passed.append(made)
         return passed
     resigned = list(recorded.get("resigned") or ()) if recorded is not None else []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -13,6 +14,22 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from app.known_secrets import remember
 
 DEFAULT_SQLITE_PATH = Path("data") / "partida.sqlite3"
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def networks(value: str) -> tuple[Network, ...]:
+    """Comma-separated addresses or networks (``10.0.0.0/8``, ``::1``); ``none`` for none.
+    ValueError names the entry that is neither."""
+    if value.strip().lower() == "none":
+        return ()
+    found = []
+    for entry in filter(None, (part.strip() for part in value.split(","))):
+        try:
+            found.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"{entry!r} is not an address or a network") from None
+    return tuple(found)
 
 
 def normalise_database_url(url: str) -> str:
@@ -124,6 +141,13 @@ class Settings(BaseSettings):
     max_open_tables_per_player: int = Field(default=20, ge=1)
     admin_token: str | None = Field(
         default=None, description="bearer token of the host's admin API and page; unset = no admin"
+    )
+    metrics_allow: str = Field(
+        default="127.0.0.0/8,::1",
+        description=(
+            "addresses or networks (comma-separated) that may read /metrics without the admin "
+            "token, when the request came through no proxy; none = only with the admin token"
+        ),
     )
     open_table_ttl_hours: float = Field(
         default=24.0, gt=0, description="open tables nobody joined are removed after this"
@@ -242,6 +266,12 @@ class Settings(BaseSettings):
     @classmethod
     def _normalise(cls, value: str) -> str:
         return normalise_database_url(value)
+
+    @field_validator("metrics_allow")
+    @classmethod
+    def _metrics_networks(cls, value: str) -> str:
+        networks(value)
+        return value
 
     @model_validator(mode="after")
     def _no_weak_admin_token(self) -> Settings:

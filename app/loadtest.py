@@ -7,8 +7,9 @@ Every seat is its own WebSocket client that, on its turn, sends a random legal
 action. Reported: throughput (actions/s), action → all-seats latency
 percentiles (from sending an action until every socket of that table holds the
 new version), errors, bytes per seat per action, and the server's resident
-memory (from its /metrics). Bounded in time (--duration) and count
-(--max-actions); only loopback targets unless --allow-remote.
+memory (from its /metrics; PARTIDA_ADMIN_TOKEN in the environment reads it from
+another host). Bounded in time (--duration) and count (--max-actions); only
+loopback targets unless --allow-remote.
 
 The server's REST limits apply to the set-up calls: start it with
 PARTIDA_RATE_LIMIT_ENABLED=false (and a high PARTIDA_MAX_OPEN_TABLES_PER_PLAYER)
@@ -22,6 +23,7 @@ import asyncio
 import gc
 import ipaddress
 import json
+import os
 import random
 import socket
 import statistics
@@ -171,9 +173,16 @@ def _is_loopback(url: str) -> bool:
         return False
 
 
+def _metrics_auth() -> dict[str, str]:
+    """The admin token from PARTIDA_ADMIN_TOKEN, if set: /metrics answers it from anywhere
+    (without it, only from the addresses of the server's PARTIDA_METRICS_ALLOW)."""
+    token = os.environ.get("PARTIDA_ADMIN_TOKEN")
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
 async def _server_metric(http: httpx.AsyncClient, name: str) -> float | None:
     try:
-        text = (await http.get("/metrics")).text
+        text = (await http.get("/metrics", headers=_metrics_auth())).text
     except httpx.HTTPError:
         return None
     for line in text.splitlines():

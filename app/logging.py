@@ -19,6 +19,7 @@ from typing import Any
 
 import structlog
 
+from app.db.session import OutageLogFilter
 from app.known_secrets import KNOWN
 
 
@@ -100,6 +101,7 @@ def configure_logging(level: str = "INFO", json: bool = False, access_log: bool 
     formatter = line_formatter(json)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(formatter)
+    handler.addFilter(OutageLogFilter())  # a database outage: one line per error, no traceback
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

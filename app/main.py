@@ -30,7 +30,7 @@ from app import errors, pages
 from app.api.routes import admin as admin_routes
 from app.api.routes import endings, play, players, tables
 from app.api.routes import games as games_routes
-from app.config import Settings, get_settings
+from app.config import Settings, get_settings, networks
 from app.db.session import (
     database_unavailable,
     make_engine,
@@ -40,7 +40,7 @@ from app.db.session import (
 from app.games import REGISTRY
 from app.games.base import Engine, action_adapter
 from app.logging import configure_logging
-from app.metrics import REQUESTS, watch_event_loop
+from app.metrics import REQUESTS, may_scrape, watch_event_loop
 from app.realtime import ws
 from app.realtime.asyncapi import asyncapi_document
 from app.realtime.broker import BrokerMessage, Resync, TableUpdate, make_broker
@@ -175,7 +175,9 @@ def _install_error_handlers(app: FastAPI, postgresql: bool) -> None:
         )
 
     async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
-        log.warning("database unavailable: %s", exc.__class__.__name__, exc_info=exc)
+        # One line per request (app.db.session.OutageLogFilter): in an outage every request
+        # fails alike; the traceback is written at PARTIDA_LOG_LEVEL=DEBUG only.
+        log.warning("database unavailable", exc_info=exc)
         return JSONResponse(
             errors.Unavailable(
                 "the server cannot reach its database right now; try again shortly"
@@ -378,8 +380,14 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
         app.include_router(module.router, prefix=API_PREFIX)
     app.include_router(ws.router)
 
+    scrapers = networks(settings.metrics_allow)
+
     @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
+    async def metrics(request: Request) -> Response:
+        """Prometheus metrics, for the admin token or PARTIDA_METRICS_ALLOW's addresses."""
+        if not may_scrape(request.scope, settings.admin_token, scrapers):
+            # Refused as a path that does not exist: a visitor learns nothing of it.
+            raise StarletteHTTPException(404)
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     app.mount(DOCS_ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")

@@ -1,11 +1,17 @@
-"""Prometheus metrics (served at /metrics)."""
+"""Prometheus metrics (served at /metrics, to the scrapers ``may_scrape`` admits)."""
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import secrets
 import time
+from collections.abc import Sequence
 
 from prometheus_client import Counter, Gauge, Histogram
+from starlette.types import Scope
+
+from app.config import Network
 
 REQUESTS = Counter(
     "partida_http_requests_total", "HTTP requests answered", ["method", "route", "status"]
@@ -61,3 +67,39 @@ async def watch_event_loop(interval: float, idle_interval: float | None = None) 
         LOOP_LAG.observe(lag)
         LOOP_STALL.observe(min(lag, used))
         sleep = min(longest, sleep * 2) if used < IDLE_SHARE * sleep else interval
+
+
+#: Headers a proxy adds, with every ``X-Forwarded-*``. A request carrying one came through a
+#: proxy, so the address it comes from says nothing of who sent it: a proxy on this host is
+#: loopback for every visitor, and X-Forwarded-For is only believed from
+#: PARTIDA_FORWARDED_ALLOW_IPS (uvicorn rewrites the client address then, and leaves it the
+#: proxy's for any other proxy).
+PROXY_HEADERS = frozenset({b"forwarded", b"via", b"x-real-ip"})
+
+
+def may_scrape(scope: Scope, admin_token: str | None, allowed: Sequence[Network]) -> bool:
+    """Whether this request may read /metrics: it carries the admin token as a bearer
+    token, or it came straight (through no proxy) from an address in ``allowed``."""
+    headers = scope.get("headers", ())
+    if admin_token and any(
+        _is_token(value, admin_token) for name, value in headers if name == b"authorization"
+    ):
+        return True
+    if any(name in PROXY_HEADERS or name.startswith(b"x-forwarded-") for name, _ in headers):
+        return False
+    client = scope.get("client")
+    try:
+        ip = ipaddress.ip_address(str(client[0]).split("%")[0]) if client else None
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped  # a dual-stack socket's spelling of an IPv4 client
+    return ip is not None and any(ip in network for network in allowed)
+
+
+def _is_token(authorization: bytes, token: str) -> bool:
+    """Whether an Authorization header is ``Bearer <token>`` (compared in constant time)."""
+    scheme, _, given = authorization.decode("latin-1").partition(" ")
+    return scheme.lower() == "bearer" and secrets.compare_digest(
+        given.strip().encode(), token.encode()
+    )

@@ -1,5 +1,7 @@
 """Check a finished game: the seed matches the commitment published before it, and
-replaying seed + log through the engine gives the recorded final state and result.
+replaying seed + log through the engine gives the recorded final state and result. A game
+that ended before its rules ended it (by the host, cancelled, every other seat resigned)
+has its moves checked all the same, and its result checked as the one the table made.
 
     python -m app.verify http://127.0.0.1:8000/api/v1/tables/<id> [--commitment HEX]
     python -m app.verify replay.json
@@ -25,6 +27,7 @@ from app.tables.outcomes import (
     DEFAULT_ON_RESIGN,
     cancelled_result,
     early_result,
+    host_ended_result,
     with_resignations,
 )
 from app.tables.replay import ACTION, final_state
@@ -126,6 +129,13 @@ def _made_result(
     replay: dict[str, Any], recorded: dict[str, Any], others: list[Opponent]
 ) -> str | None:
     """The check of a result the table made (app.tables.outcomes), or None if it is not one."""
+    if recorded.get("ended_by_admin"):
+        if _canonical(recorded) != _canonical(host_ended_result()):
+            raise VerificationFailed("the result of the game the host ended names a ranking")
+        return (
+            "the game was ended by the host before its end: the moves played are the "
+            "rules' and no result was made to check"
+        )
     if recorded.get("cancelled"):
         if _canonical(recorded) != _canonical(cancelled_result()):
             raise VerificationFailed("the cancelled game's result names a ranking")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 import sys
 from typing import Any
@@ -85,3 +86,43 @@ def database_unavailable(exc: BaseException) -> bool:
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def unreachable_cause(exc: BaseException | None) -> BaseException | None:
+    """``exc``, or the first error of its chain (cause, else context), that says the
+    database cannot be reached (:func:`database_unavailable`); None if none does."""
+    for _ in range(8):  # a chain is short; a cycle must not hang the logging
+        if exc is None:
+            return None
+        if database_unavailable(exc):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def outage_summary(exc: BaseException) -> str:
+    """One line for a database error: the driver's error class and the first line of its
+    message (without SQLAlchemy's statement and parameters), at most 200 characters."""
+    inner = exc.orig if isinstance(exc, sa_exc.DBAPIError) and exc.orig is not None else exc
+    message = (str(inner).strip().splitlines() or [""])[0][:200]
+    name = type(inner).__name__
+    return f"{name}: {message}" if message else name
+
+
+class OutageLogFilter(logging.Filter):
+    """A record whose error says the database (or another service) cannot be reached goes
+    out as one line: the error's summary is added to its message and its traceback dropped,
+    unless its logger is at DEBUG. During an outage every request and every background pass
+    meets the same error, and a traceback for each buried the log (issue 34.8)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        cause = unreachable_cause(record.exc_info[1] if record.exc_info else None)
+        if cause is None or logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
+            return True
+        if not isinstance(record.msg, str):
+            return True  # structlog's own event dict: left to its processors
+        record.msg = f"{record.getMessage()} (unreachable: {outage_summary(cause)})"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        return True

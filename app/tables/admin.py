@@ -14,6 +14,7 @@ from app import errors
 from app.db import repo
 from app.db.models import GameTable, Player, Seat, utcnow
 from app.realtime.broker import PlayerRevoked
+from app.tables.outcomes import host_ended_result
 from app.tables.service import TableService
 from app.tables.snapshot import FINISHED, OPEN, PLAYING
 
@@ -61,12 +62,7 @@ class Admin:
                 if row.status != PLAYING:
                     raise errors.NotPlaying(f"the table is {row.status}, not playing")
                 row.status = FINISHED
-                row.result = {
-                    "scores": {},
-                    "ranking": [],
-                    "tiebreak": "the game was ended by the host before its end",
-                    "ended_by_admin": True,
-                }
+                row.result = host_ended_result()
                 row.finished_at = row.updated_at = utcnow()
             self.service.invalidate(table_id)
             snap = await self.service.snapshot(table_id)

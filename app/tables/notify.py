@@ -29,29 +29,78 @@ log = logging.getLogger("partida.notify")
 
 MAX_URL_LENGTH = 500
 _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
-#: Blocks that ``is_global`` (Python 3.11) lets through though they lead somewhere that is
-#: not the public internet, or that embed an IPv4 address of any kind: site-local IPv6
-#: (deprecated, routed like private space), 6to4 and local-use NAT64.
-_NOT_PUBLIC = tuple(ipaddress.ip_network(n) for n in ("fec0::/10", "2002::/16", "64:ff9b:1::/48"))
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+#: Blocks that ``is_global`` (Python 3.11) calls global though IANA's special-purpose
+#: registries say they are not globally reachable, or that are deprecated ways to reach an
+#: IPv4 address: IETF protocol assignments (192.0.0.8 is its dummy address, RFC 7600), the
+#: 6to4 relay anycast, the dummy IPv6 prefix, site-local IPv6 (routed like private space),
+#: IETF protocol assignments (Teredo among them), 6to4, local-use NAT64, SRv6 SIDs and
+#: documentation. Newer Pythons agree on most of them.
+_NOT_GLOBAL = tuple(
+    ipaddress.ip_network(n)
+    for n in (
+        "192.0.0.0/24",
+        "192.88.99.0/24",
+        "100:0:0:1::/64",
+        "fec0::/10",
+        "2001::/23",
+        "2002::/16",
+        "64:ff9b:1::/48",
+        "5f00::/16",
+        "3fff::/20",
+    )
+)
+#: IPv6 blocks whose last 32 bits are the IPv4 address they stand for: IPv4-compatible
+#: (which covers :: and ::1), IPv4-translated (SIIT) and the well-known NAT64 prefix.
+#: (IPv4-mapped ::ffff:0:0/96 is ``ipv4_mapped``.)
+_CARRIERS = tuple(ipaddress.ip_network(n) for n in ("::/96", "::ffff:0:0:0/96", "64:ff9b::/96"))
+#: ISATAP's interface identifiers (RFC 5214): 0000:5efe or 0200:5efe, then an IPv4 address.
+_ISATAP = (0x00005EFE, 0x02005EFE)
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 def is_public(address: str) -> bool:
-    """Whether ``address`` (as getaddrinfo gives it) is a public unicast address: the
-    standard library's ``is_global``, with IPv4 embedded in IPv6 (mapped, NAT64) judged
-    as the IPv4 address it carries and the blocks of ``_NOT_PUBLIC`` refused."""
+    """Whether ``address`` (as getaddrinfo gives it, or any spelling ``ipaddress`` reads) is
+    a public unicast address: ``is_global``, outside ``_NOT_GLOBAL``, not multicast. An
+    IPv6 address that stands for an IPv4 one (``_carried_ipv4``) is judged as that IPv4
+    address; one that embeds IPv4 addresses for a tunnel (6to4, Teredo's server and
+    client, ISATAP) is refused unless each of them is public too."""
     try:
-        ip = ipaddress.ip_address(address.split("%")[0])
+        ip: IPAddress = ipaddress.ip_address(address.split("%")[0])
     except ValueError:
         return False
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-        elif ip in _NAT64:
-            ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
-        elif any(ip in net for net in _NOT_PUBLIC):
+        carried = _carried_ipv4(ip)
+        if carried is not None:
+            ip = carried
+        elif not all(_is_public_ip(v4) for v4 in _tunnelled_ipv4(ip)):
             return False
-    return ip.is_global and not ip.is_multicast
+    return _is_public_ip(ip)
+
+
+def _is_public_ip(ip: IPAddress) -> bool:
+    return ip.is_global and not ip.is_multicast and not any(ip in net for net in _NOT_GLOBAL)
+
+
+def _carried_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address that ``ip`` is another spelling of (mapped, compatible, translated,
+    NAT64): a packet to it reaches that address, so it is judged as that address."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if any(ip in net for net in _CARRIERS):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
+def _tunnelled_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses a tunnel towards ``ip`` would reach: 6to4's router, Teredo's
+    server and client, ISATAP's node (under any prefix)."""
+    found = [ip.sixtofour] if ip.sixtofour is not None else []
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    if (int(ip) >> 32) & 0xFFFFFFFF in _ISATAP:
+        found.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return found
 
 
 class WebhookTarget(NamedTuple):

@@ -1,6 +1,6 @@
 """Results the table makes itself, when a game ends other than by its rules alone
 (issue 18.3): resignations, an early end when every other seat has resigned, a game
-cancelled by agreement. Pure functions over the result's JSON (API.md ``result``), shared
+cancelled by agreement, a game the host ended. Pure functions over the result's JSON (API.md ``result``), shared
 by the table service, the ratings and ``python -m app.verify``.
 
 - ``on_resign: "last"`` (the default): a resigned seat is ranked after every seat still in
@@ -118,6 +118,17 @@ def cancelled_result() -> dict[str, Any]:
         "tiebreak": "the players agreed to cancel the game",
         "details": {},
         "cancelled": True,
+    }
+
+
+def host_ended_result() -> dict[str, Any]:
+    """A game the host stopped before its end (the admin API): no ranking, not rated. Its
+    shape is the one stored since the admin API came: ``python -m app.verify`` compares it."""
+    return {
+        "scores": {},
+        "ranking": [],
+        "tiebreak": "the game was ended by the host before its end",
+        "ended_by_admin": True,
     }
 
 

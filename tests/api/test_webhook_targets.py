@@ -2,10 +2,12 @@
 
 A webhook URL is refused (422 validation_error naming ``webhook_url``) when it is malformed
 or when any address its host resolves to is not public: the standard library's
-``is_global`` (100.64.0.0/10, 192.0.0.0/24, 198.18.0.0/15, ::1, fc00::/7, 2001:db8::/32, ...),
-IPv4 embedded in IPv6 judged as the IPv4 address it carries, and fec0::/10, 2002::/16
-refused outright. Names are resolved through the event loop's ``getaddrinfo`` when the URL
-is saved and again before each alert.
+``is_global`` (100.64.0.0/10, 198.18.0.0/15, ::1, fc00::/7, 2001:db8::/32, ...), what IANA
+says is not globally reachable though Python 3.11 calls it global (192.0.0.0/24,
+192.88.99.0/24, fec0::/10, 2002::/16, ...), and every IPv6 form that embeds an IPv4
+address (compatible, mapped, translated, NAT64, 6to4, Teredo, ISATAP) judged by that
+address too (issue 34.8). Names are resolved through the event loop's ``getaddrinfo`` when
+the URL is saved and again before each alert.
 """
 
 from __future__ import annotations
@@ -56,6 +58,19 @@ NOT_PUBLIC = [
     "ff02::1",
     "ff0e::1",  # global-scope multicast
     "100::1",
+    # Issue 34.8: accepted until then.
+    "192.0.0.8",  # IPv4 dummy address, in 192.0.0.0/24 (IETF protocol assignments)
+    "::127.0.0.1",  # IPv4-compatible
+    "::ffff:0:7f00:1",  # IPv4-translated 127.0.0.1
+    "::ffff:192.0.0.8",
+    "64:ff9b::c000:8",  # NAT64 around 192.0.0.8
+    "2001:0:4136:e378:8000:63bf:80ff:fffe",  # Teredo, client 127.0.0.1
+    "2606:4700::5efe:7f00:1",  # ISATAP around 127.0.0.1 under a public prefix
+    "2606:4700::200:5efe:a00:1",  # ISATAP around 10.0.0.1
+    "3fff::1",  # documentation (2024)
+    "5f00::1",  # SRv6 SIDs
+    "192.88.99.1",  # 6to4 relay anycast (deprecated)
+    "100:0:0:1::1",  # dummy IPv6 prefix
 ]
 
 
@@ -140,6 +155,120 @@ def test_is_public_is_never_wider_than_is_global(address: Any) -> None:
         assert is_public(str(address)) == is_public(str(address.ipv4_mapped))
 
 
+#: IPv4 addresses that are not public: what ``is_global`` refuses, and the blocks IANA says
+#: are not globally reachable though Python 3.11 calls them global (192.0.0.0/24).
+non_public_ipv4 = st.one_of(
+    st.ip_addresses(v=4).filter(lambda a: not a.is_global),
+    *(
+        st.ip_addresses(network=block)
+        for block in (
+            "192.0.0.0/24",
+            "192.88.99.0/24",
+            "127.0.0.0/8",
+            "10.0.0.0/8",
+            "100.64.0.0/10",
+        )
+    ),
+)
+_BITS_80 = st.integers(0, 2**80 - 1)
+_BITS_64 = st.integers(0, 2**64 - 1)
+_BITS_32 = st.integers(0, 2**32 - 1)
+_PUBLIC_PREFIX = st.integers(0, 2**48 - 1).map(lambda low: 0x2606 << 48 | low)  # a /64
+
+
+def _v6(value: int) -> ipaddress.IPv6Address:
+    return ipaddress.IPv6Address(value)
+
+
+def embedded(v4: ipaddress.IPv4Address) -> st.SearchStrategy[ipaddress.IPv6Address]:
+    """Every IPv6 form that embeds ``v4``: compatible, mapped, translated, NAT64 (well-known
+    and local-use), 6to4, Teredo (as server, and as the obfuscated client), ISATAP."""
+    n = int(v4)
+    return st.one_of(
+        st.just(_v6(n)),  # ::a.b.c.d
+        st.just(_v6(0xFFFF << 32 | n)),  # ::ffff:a.b.c.d
+        st.just(_v6(0xFFFF << 48 | n)),  # ::ffff:0:a.b.c.d
+        st.just(_v6(0x64FF9B << 96 | n)),  # 64:ff9b::a.b.c.d
+        _BITS_32.map(lambda mid: _v6(0x64FF9B0001 << 80 | mid << 32 | n)),  # 64:ff9b:1::/48
+        _BITS_80.map(lambda low: _v6(0x2002 << 112 | n << 80 | low)),  # 6to4
+        _BITS_64.map(lambda low: _v6(0x20010000 << 96 | n << 64 | low)),  # Teredo server
+        _BITS_64.map(lambda high: _v6(0x20010000 << 96 | high << 32 | n ^ 0xFFFFFFFF)),
+        st.builds(
+            lambda prefix, iid: _v6(prefix << 64 | iid << 32 | n),  # ISATAP
+            _PUBLIC_PREFIX,
+            st.sampled_from([0x00005EFE, 0x02005EFE]),
+        ),
+    )
+
+
+@st.composite
+def ipv6_spellings(draw: st.DrawFn, ip: ipaddress.IPv6Address) -> str:
+    """A way of writing ``ip`` that the URL parser accepts: any case, zero padding, a dotted
+    IPv4 tail or not, any run of zero groups compressed to ``::`` or none."""
+    groups = [int(ip) >> 16 * (7 - i) & 0xFFFF for i in range(8)]
+    dotted = draw(st.booleans())
+    head = groups[:6] if dotted else groups
+    texts = []
+    for group in head:
+        digits = f"{group:x}".zfill(draw(st.integers(1, 4)))
+        texts.append(digits.upper() if draw(st.booleans()) else digits)
+    tail = [str(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))] if dotted else []
+    runs = [
+        (i, j) for i in range(len(head)) for j in range(i + 1, len(head) + 1) if not any(head[i:j])
+    ]
+    run = draw(st.none() | st.sampled_from(runs)) if runs else None
+    if run is None:
+        spelling = ":".join(texts + tail)
+    else:
+        spelling = ":".join(texts[: run[0]]) + "::" + ":".join(texts[run[1] :] + tail)
+    assert ipaddress.IPv6Address(spelling) == ip, spelling
+    return spelling
+
+
+@st.composite
+def ipv4_spellings(draw: st.DrawFn, ip: ipaddress.IPv4Address) -> str:
+    """A way of writing ``ip`` that inet_aton reads: one to four parts, each decimal, octal
+    or hexadecimal (``2130706433``, ``0x7f.1``, ``0177.0.0.1``, ``127.1``)."""
+    value, count = int(ip), draw(st.integers(1, 4))
+    parts = [value >> 8 * (3 - i) & 0xFF for i in range(count - 1)]
+    parts.append(value & (1 << 8 * (5 - count)) - 1)
+    spelled = []
+    for part in parts:
+        base = draw(st.sampled_from(["{:d}", "0x{:x}", "0{:o}"]))
+        spelled.append(base.format(part))
+    return ".".join(spelled)
+
+
+#: A URL host for a non-public IPv4 address: the address spelled in any way, or embedded
+#: in any IPv6 form and that spelled in any way.
+non_public_hosts = non_public_ipv4.flatmap(
+    lambda v4: st.one_of(
+        ipv4_spellings(v4),
+        embedded(v4).flatmap(ipv6_spellings).map(lambda spelling: f"[{spelling}]"),
+    )
+)
+
+
+@given(host=non_public_hosts)
+@settings(max_examples=400, suppress_health_check=list(HealthCheck), deadline=None)
+def test_a_non_public_ipv4_address_in_any_form_and_spelling_is_refused(host: str) -> None:
+    """The class of issue 34.8 ([::127.0.0.1], [::ffff:0:7f00:1], 192.0.0.8): whatever
+    IPv6 form carries the address and however the URL writes it, saving it is refused."""
+    url = f"https://{host}:8443/hook"
+    with pytest.raises(errors.ValidationFailed) as refused:
+        asyncio.run(check_webhook_url(url, allow_private=False))
+    assert refused.value.details == {"field": "webhook_url"}
+
+
+@given(v4=non_public_ipv4, data=st.data())
+@settings(suppress_health_check=list(HealthCheck), deadline=None)
+def test_is_public_refuses_every_form_that_embeds_a_non_public_ipv4(
+    v4: ipaddress.IPv4Address, data: st.DataObject
+) -> None:
+    assert not is_public(str(v4))
+    assert not is_public(str(data.draw(embedded(v4))))
+
+
 #: Any address that is not public: what ``is_global`` refuses, and the blocks it lets through
 #: (site-local, 6to4, NAT64 around an inside address) or that issue 17 quotes (100.64.0.0/10).
 non_public = st.one_of(
@@ -150,6 +279,7 @@ non_public = st.one_of(
     st.ip_addresses(network="10.0.0.0/8").map(
         lambda a: ipaddress.IPv6Address(int(ipaddress.ip_address("64:ff9b::")) + int(a))
     ),
+    st.ip_addresses(network="192.0.0.0/24").flatmap(embedded),
 )
 
 

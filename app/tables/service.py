@@ -31,6 +31,7 @@ from app.db.models import GameTable, Player, utcnow
 from app.db.writer import GroupCommit, group_commit
 from app.games.base import Engine, SearchBudget, action_adapter
 from app.realtime.broker import Broker, TableKind, TableUpdate
+from app.signing import DeploymentSigner
 from app.tables.absence import Absence
 from app.tables.bots import SERVER_MOVES, Bots
 from app.tables.clocks import time_control_of
@@ -160,7 +161,11 @@ class TableService:
             settings.presence_touch_seconds,
         )
         self.lobby = Lobby(
-            self, self.bots.schedule_bots, self.presenter.now, settings.max_open_tables_per_player
+            self,
+            self.bots.schedule_bots,
+            self.presenter.now,
+            settings.max_open_tables_per_player,
+            DeploymentSigner(sessionmaker, settings.secret_key, purpose="lobby cursor"),
         )
 
     # ------------------------------------------------------------------ players

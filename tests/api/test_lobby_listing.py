@@ -21,12 +21,12 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import update
-from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
-from app.db.models import GameTable
+from app.db.models import GameTable, ServerSecret
 from app.main import create_app
-from app.signing import Signer
+from app.signing import Signer, deployment_key
 from tests.conftest import test_games, test_settings
 from tests.support.client import Player, make_table, new_player
 from tests.support.databases import fresh_database
@@ -194,7 +194,8 @@ def _server_signer(live: LiveServer) -> Signer:
     made = asyncio.run_coroutine_threadsafe(
         live.service().lobby.cursors.signer(), live.app.state.loop
     )
-    return made.result(timeout=30)
+    signer: Signer = made.result(timeout=30)
+    return signer
 
 
 def _payload(value: Any) -> bytes:
@@ -272,7 +273,7 @@ def test_a_cursor_holds_on_every_instance_and_after_restarts(backend: str, tmp_p
         return LiveServer(create_app(settings, games=test_games())).start()  # type: ignore[arg-type]
 
     def page(live: LiveServer, cursor: str | None = None) -> httpx.Response:
-        params = {"limit": 1, **({"cursor": cursor} if cursor else {})}
+        params: dict[str, Any] = {"limit": 1, **({"cursor": cursor} if cursor else {})}
         return httpx.get(f"{live.url}/api/v1/tables", params=params, timeout=30)
 
     with fresh_database(backend, tmp_path) as url:
@@ -311,3 +312,23 @@ def test_a_cursor_holds_on_every_instance_and_after_restarts(backend: str, tmp_p
 def test_a_short_secret_key_is_refused_at_startup() -> None:
     with pytest.raises(ValueError, match="secret_key"):
         test_settings("sqlite+aiosqlite:///unused.sqlite3", secret_key="short")
+
+
+def test_instances_starting_together_agree_on_one_key(backend: str, tmp_path: Path) -> None:
+    """Several instances making the deployment's key at once (a fresh database): one insert
+    wins, every instance signs with that key, and the database holds one."""
+
+    async def start_together(url: str) -> tuple[list[bytes], int]:
+        engine = create_async_engine(url)
+        try:
+            made = async_sessionmaker(engine, expire_on_commit=False)
+            keys = await asyncio.gather(*(deployment_key(made, None) for _ in range(6)))
+            async with made() as session:
+                rows = len((await session.execute(select(ServerSecret))).scalars().all())
+        finally:
+            await engine.dispose()
+        return list(keys), rows
+
+    with fresh_database(backend, tmp_path) as url:
+        keys, rows = asyncio.run(start_together(url))
+    assert len(set(keys)) == 1 and rows == 1

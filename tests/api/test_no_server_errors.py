@@ -445,10 +445,12 @@ def test_the_fuzzing_reaches_every_kind_of_parameter(fuzzing: Fuzzing) -> None:
 
 def _send(
     fuzzing: Fuzzing, route: Route, method: str, path: dict[str, str], query: dict[str, str],
-    body: Any,
+    body: Any, bearer: str | None = None,
 ) -> httpx.Response:  # fmt: skip
     admin = route.path.startswith("/api/v1/admin")
     headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"} if admin else fuzzing.player.auth
+    if bearer is not None:  # as bytes: a token may be anything, UTF-8 included
+        headers = {"Authorization": f"Bearer {bearer}".encode()}  # type: ignore[dict-item]
     url = route.path.format(**{k: quote(v, safe="") for k, v in path.items()})
     kwargs: dict[str, Any] = {"params": query, "headers": headers}
     if route.api.body_field is not None:
@@ -462,10 +464,12 @@ TOKEN_NAMES = ("cursor", "invite", "id")
 
 def test_every_opaque_token_real_or_forged_is_answered_in_the_envelope(fuzzing: Fuzzing) -> None:
     """Each query parameter and body field that carries a cursor, an invite code or an
-    idempotency key gets each real and forged token: never a 5xx, every 4xx the envelope; a
-    forged cursor is a 422 naming ``cursor`` and the real one a page."""
+    idempotency key gets each real and forged token, and each route forged bearer tokens:
+    never a 5xx, every 4xx the envelope; a forged cursor is a 422 naming ``cursor``."""
     failures: list[str] = []
     real_cursor = fuzzing.ids["cursor"][0]
+    token = fuzzing.player.token
+    bearers = [token[:-1], token + "x", token.upper(), ADMIN_TOKEN[:-1], "x" * 5000, "²", "a b"]
     for route in _routes(fuzzing.live):
         path_names = sorted(set(_params(route.api.dependant, "path_params")))
         path = {n: fuzzing.ids.get(n, ["x"])[0] for n in path_names}
@@ -477,6 +481,10 @@ def test_every_opaque_token_real_or_forged_is_answered_in_the_envelope(fuzzing: 
             ({}, {**(body0 or {}), n: t}, n) for n in sorted(body_names) for t in fuzzing.ids[n]
         ]
         for method in route.methods:
+            for bearer in bearers:  # the player's and the admin's tokens, forged
+                r = _send(fuzzing, route, method, path, {}, body0, bearer)
+                if r.status_code >= 500 or (r.status_code >= 400 and "error" not in r.json()):
+                    failures.append(f"{method} {route.path} as {bearer[:20]!r}: {r.status_code}")
             for query, body, name in trials:
                 what = f"{method} {route.path} {query} {body}"
                 r = _send(fuzzing, route, method, path, query, body)

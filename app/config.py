@@ -139,6 +139,14 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = Field(default=64 * 1024, ge=1024, description="largest REST request body")
     max_open_tables_per_player: int = Field(default=20, ge=1)
+    secret_key: str | None = Field(
+        default=None,
+        min_length=32,
+        description=(
+            "signs the tokens the server hands out (the lobby's cursors); the same on every "
+            "instance. Unset: a random key made once and kept in the database"
+        ),
+    )
     admin_token: str | None = Field(
         default=None, description="bearer token of the host's admin API and page; unset = no admin"
     )
@@ -287,7 +295,7 @@ class Settings(BaseSettings):
     def _secrets_are_known(self) -> Settings:
         """The settings' secrets are masked in every log line (app.known_secrets)."""
         passwords = [urlsplit(url).password for url in (self.database_url, self.redis_url) if url]
-        for value in (self.admin_token, self.access_code, *passwords):
+        for value in (self.admin_token, self.access_code, self.secret_key, *passwords):
             if value:
                 remember(value, lasting=True)
         return self

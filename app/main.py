@@ -290,6 +290,8 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
                     service.absence.rescan()
             await hub.on_update(update)
 
+        # The deployment's signing key now, so that a database without one gets it at startup.
+        await service.lobby.cursors.signer()
         await broker.start(on_update)
         resumed = await service.bots.resume()
         await ratings.rate_pending()

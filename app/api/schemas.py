@@ -2,11 +2,40 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+)
 
 from app.tables.clocks import TimeControl
+
+
+class RequestBody(BaseModel):
+    """Every request body of the API: taken exactly as published. JSON says what type a value
+    is, so nothing is coerced: ``"7"``, ``7.0`` or ``true`` for an integer, ``"yes"`` or ``1``
+    for a boolean, a number for a string, and a field the body does not have, are each a 422
+    validation_error naming the field (the same strictness as actions and options)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+def _iso_text(value: Any) -> Any:
+    if not isinstance(value, str):
+        raise ValueError("a moment is an ISO 8601 string, e.g. 2026-01-01T00:00:00Z")
+    return value
+
+
+#: A moment in a request body: JSON has no dates, so an ISO 8601 string and nothing else
+#: (strict pydantic would refuse the string too, as it validates the parsed body; a number
+#: would be read as seconds since 1970).
+IsoDateTime = Annotated[datetime, Field(strict=False), BeforeValidator(_iso_text)]
 
 
 def _clean_name(value: str) -> str:
@@ -30,7 +59,7 @@ IdempotencyKey = Annotated[
 ]
 
 
-class PlayerCreate(BaseModel):
+class PlayerCreate(RequestBody):
     name: PlayerName
     access_code: str | None = Field(
         default=None, max_length=200, description="needed when the server has an access code"
@@ -46,13 +75,13 @@ class PlayerMe(PlayerPublic):
     webhook_url: str | None = Field(default=None, description="where turn alerts are POSTed")
 
 
-class PlayerUpdate(BaseModel):
+class PlayerUpdate(RequestBody):
     webhook_url: str | None = Field(
         description="POSTed {event: your_turn, table_id, game, seat, version} when it becomes your turn; null to stop"
     )
 
 
-class ChatCreate(BaseModel):
+class ChatCreate(RequestBody):
     text: str = Field(min_length=1, max_length=500)
 
 
@@ -67,7 +96,7 @@ class PlayerCreated(PlayerPublic):
     token: str = Field(description="bearer secret; shown once, stored only as a hash")
 
 
-class TableCreate(BaseModel):
+class TableCreate(RequestBody):
     game: str = Field(examples=["luz"])
     options: dict[str, Any] | None = Field(default=None, description="the game's options_schema")
     seats: int | None = Field(default=None, ge=1, le=12, description="number of seats")
@@ -82,13 +111,13 @@ class TableCreate(BaseModel):
     )
 
 
-class JoinRequest(BaseModel):
+class JoinRequest(RequestBody):
     invite: str | None = Field(
         default=None, max_length=64, description="a private table's invite code"
     )
 
 
-class BotCreate(BaseModel):
+class BotCreate(RequestBody):
     level: str | None = Field(
         default=None, max_length=16, description="one of the game's bot_levels"
     )
@@ -112,7 +141,7 @@ def nesting_depth(data: Any) -> int:
     return deepest
 
 
-class ActionRequest(BaseModel):
+class ActionRequest(RequestBody):
     model_config = ConfigDict(
         json_schema_extra={
             "description": "action: one element of legal_actions, sent back verbatim"
@@ -191,7 +220,7 @@ class MyTable(TablePublic):
     my_turn: bool
 
 
-class CancelVoteRequest(BaseModel):
+class CancelVoteRequest(RequestBody):
     agree: bool = Field(description="true: cancel the game; false: turn the proposal down")
 
 
@@ -224,7 +253,7 @@ class StateOut(BaseModel):
     )
 
 
-class UndoRequest(BaseModel):
+class UndoRequest(RequestBody):
     version: int = Field(description="the table's current version (right after your action)")
     id: IdempotencyKey | None = None
 

@@ -178,4 +178,15 @@ class Rating(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ServerSecret(Base):
+    """A secret of the deployment made once and shared by all its instances (the key that
+    signs lobby cursors when PARTIDA_SECRET_KEY is not set)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128), info={"secret": True})
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 remember_secret_columns(Base)

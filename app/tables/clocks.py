@@ -47,7 +47,8 @@ MIN_BANK_AFTER_TIMEOUT = 15.0
 class TimeControl(BaseModel):
     """How long seats may think, and what happens to a seat whose player is gone."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: a client's table body (app.api.schemas.RequestBody) nests it.
+    model_config = ConfigDict(strict=True, extra="forbid")
 
     clock: Literal["none", "realtime", "async"] = Field(
         default="none",
@@ -97,7 +98,7 @@ class TimeControl(BaseModel):
 
 def time_control_of(stored: dict[str, Any] | None) -> TimeControl:
     """Tables created before time controls existed have the defaults."""
-    return TimeControl.model_validate(stored or {})
+    return TimeControl.model_validate(stored or {}, strict=False)
 
 
 def start_clocks(tc: TimeControl, seat_count: int, due: set[int], now: float) -> dict[str, Any]:

@@ -2,16 +2,15 @@
 
 The listing is ordered newest first by (created_at, id). Privacy is a condition of the query
 itself (not a filter applied after a LIMIT), so no number of private tables can push the public
-ones off a page, and the opaque cursor names the last table of a page, so following it reaches
-every public table once: tables created meanwhile sort before the cursor and never shift a
-later page (no overlap, no skip).
+ones off a page, and the opaque cursor (signed by the server: app.signing) names the last
+table of a page, so following it reaches every public table once: tables created meanwhile
+sort before the cursor and never shift a later page (no overlap, no skip).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
@@ -20,43 +19,55 @@ from sqlalchemy import ColumnElement, Select, and_, or_, select
 
 from app import errors
 from app.db.models import GameTable, Seat
+from app.signing import Signer
 
 MAX_PAGE = 200
-_MAX_ID = 32  # GameTable.id is a String(32)
+#: No cursor the server issues is longer (about 140 characters).
+MAX_CURSOR = 200
+#: A table id as the server makes them (and as GameTable.id, a String(32), holds them).
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-def encode_cursor(created_at: datetime, table_id: str) -> str:
-    """The opaque cursor after a table: base64url of [created_at in UTC ISO 8601, id]."""
+def encode_cursor(signer: Signer, created_at: datetime, table_id: str) -> str:
+    """The opaque cursor after a table: [created_at in UTC ISO 8601, id], signed."""
     moment = created_at if created_at.tzinfo else created_at.replace(tzinfo=UTC)
     raw = json.dumps([moment.astimezone(UTC).isoformat(), table_id], separators=(",", ":"))
-    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+    return signer.sign(raw.encode())
 
 
-def decode_cursor(cursor: str) -> tuple[datetime, str]:
-    """(created_at in UTC, id) from a cursor this server issued; anything else is a 422."""
+def decode_cursor(signer: Signer, cursor: str) -> tuple[datetime, str]:
+    """(created_at in UTC, id) from a cursor this server issued; anything else is a 422.
+
+    The signature proves the server made it; each field is checked all the same (its type,
+    the id's form, a real moment) before any database sees it."""
     bad = errors.ValidationFailed(
-        "cursor is not one this server issued: pass X-Next-Cursor back verbatim",
+        "cursor is not one this server issued: pass X-Next-Cursor back verbatim, or start "
+        "again from the first page",
         reason="bad_format",
         field="cursor",
     )
+    raw = signer.unsign(cursor) if len(cursor) <= MAX_CURSOR else None
+    if raw is None:
+        raise bad
     try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         value: Any = json.loads(raw.decode())
-    except (binascii.Error, ValueError):
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError alike
         raise bad from None
     if (
         not isinstance(value, list)
         or len(value) != 2
         or not all(isinstance(part, str) for part in value)
-        or not 0 < len(value[1]) <= _MAX_ID
+        or not _TABLE_ID.fullmatch(value[1])
     ):
         raise bad
     try:
         moment = datetime.fromisoformat(value[0])
-        moment = (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+        in_utc = moment.astimezone(UTC) if moment.tzinfo else None  # issued in UTC: aware
     except (ValueError, OverflowError):  # not a date, or out of range once moved to UTC
         raise bad from None
-    return moment, value[1]
+    if in_utc is None:
+        raise bad
+    return in_utc, value[1]
 
 
 def listing_query(
@@ -65,10 +76,11 @@ def listing_query(
     game: str | None,
     games: Iterable[str],
     viewer_id: str | None,
-    cursor: str | None,
+    after: tuple[datetime, str] | None,
     limit: int,
 ) -> Select[GameTable]:
-    """Up to ``limit`` tables the viewer may see, newest first, after ``cursor``."""
+    """Up to ``limit`` tables the viewer may see, newest first, after the table ``after``
+    names (its created_at and id, from a decoded cursor)."""
     visible: ColumnElement[bool] = GameTable.private.is_(False)
     if viewer_id is not None:
         seated = select(Seat.table_id).where(Seat.player_id == viewer_id)
@@ -78,8 +90,8 @@ def listing_query(
         query = query.where(GameTable.status == status)
     if game is not None:
         query = query.where(GameTable.game == game)
-    if cursor is not None:
-        created_at, table_id = decode_cursor(cursor)
+    if after is not None:
+        created_at, table_id = after
         query = query.where(
             or_(
                 GameTable.created_at < created_at,

@@ -27,6 +27,7 @@ from app.fairness import new_secret, seed_from_secret
 from app.games.base import Engine, InvalidOptions, parse_options
 from app.realtime.broker import TableKind
 from app.refusals import validation_reason
+from app.signing import DeploymentSigner
 from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.outcomes import DEFAULT_ON_RESIGN
@@ -86,8 +87,11 @@ class Lobby:
         schedule_bots: Callable[[str], None],
         now: Callable[[], float],
         cap: int,
+        cursors: DeploymentSigner,
     ) -> None:
         self.core = core
+        # Signs the listing's cursors with the deployment's key (every instance honours them).
+        self.cursors = cursors
         self.schedule_bots = schedule_bots
         # The wall clock (the service's, read late: a test may set it).
         self.now = now
@@ -222,8 +226,10 @@ class Lobby:
                 field="limit",
             )
         viewer_id = viewer.id if viewer else None
+        signer = await self.cursors.signer()
+        after = lobby.decode_cursor(signer, cursor) if cursor is not None else None
         query = lobby.listing_query(
-            status=status, game=game, games=self.core.games, viewer_id=viewer_id, cursor=cursor,
+            status=status, game=game, games=self.core.games, viewer_id=viewer_id, after=after,
             limit=limit + 1,
         )  # fmt: skip
         async with self.core.sessionmaker() as session:
@@ -231,7 +237,7 @@ class Lobby:
             more = len(rows) > limit
             rows = rows[:limit]
             snaps = [self.lightweight(row) for row in rows]
-        following = lobby.encode_cursor(rows[-1].created_at, rows[-1].id) if more else None
+        following = lobby.encode_cursor(signer, rows[-1].created_at, rows[-1].id) if more else None
         return [self.core.presenter.table_public(s, viewer_id) for s in snaps], following
 
     def lightweight(self, row: GameTable) -> Snapshot:

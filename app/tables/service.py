@@ -32,6 +32,7 @@ from app.db.writer import GroupCommit, group_commit
 from app.games.base import Engine, SearchBudget, action_adapter
 from app.known_secrets import remember
 from app.realtime.broker import Broker, TableKind, TableUpdate
+from app.signing import DeploymentSigner
 from app.tables.absence import Absence
 from app.tables.bots import SERVER_MOVES, Bots
 from app.tables.clocks import time_control_of
@@ -161,7 +162,11 @@ class TableService:
             settings.presence_touch_seconds,
         )
         self.lobby = Lobby(
-            self, self.bots.schedule_bots, self.presenter.now, settings.max_open_tables_per_player
+            self,
+            self.bots.schedule_bots,
+            self.presenter.now,
+            settings.max_open_tables_per_player,
+            DeploymentSigner(sessionmaker, settings.secret_key, purpose="lobby cursor"),
         )
 
     # ------------------------------------------------------------------ players

@@ -6,10 +6,15 @@ strategies: NUL bytes, non-ASCII digits (``int("²")`` raises although ``"²".is
 integers past 64 bits and past PostgreSQL's INTEGER, negative numbers, empty and very long
 strings, next to the real ids of a player, an open, a playing and a finished table, a game. The
 answer is never a 5xx, and every 4xx is the envelope of API.md.
+
+The opaque tokens the API hands out or takes back (lobby cursors, invite codes, idempotency
+keys) are hostile values too, real and forged (issue 34.3); and every field of every request
+body gets a value of another JSON type (issue 34.8): a 4xx in the envelope, nothing changed.
 """
 
 from __future__ import annotations
 
+import json
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from app.signing import Signer
 from tests.conftest import PROFILE
 from tests.support.client import Player, make_table, new_player
 from tests.support.live import LiveServer, temporary_server
@@ -149,8 +155,32 @@ def fuzzing(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[
             "game_id": ["pick"],
             "name": ["start"],
             "seat": ["0", "1"],
+            **opaque_tokens(http, player, open_table),
         }
         yield Fuzzing(live, http, player, ids)
+
+
+def opaque_tokens(http: httpx.Client, player: Player, table_id: str) -> dict[str, list[str]]:
+    """The API's opaque tokens, real and forged, by the parameter that carries them: lobby
+    cursors (forged, NUL inside, valid-looking but unsigned, signed by another key,
+    truncated), invite codes, idempotency keys."""
+    private = player.post("/api/v1/tables", {"game": "pick", "seats": 2, "private": True})
+    invite = private.json()["invite_code"]
+    listing = http.get("/api/v1/tables", params={"limit": 1})
+    cursor = listing.headers["x-next-cursor"]
+    payload, _, mac = cursor.rpartition(".")
+    made_up = json.dumps(["2026-01-01T00:00:00+00:00", table_id]).encode()
+    unsigned = Signer(b"", "").sign(made_up).rpartition(".")[0]
+    return {
+        "cursor": [
+            cursor, cursor[:-1], payload, mac, unsigned, f"{unsigned}.{mac}",
+            Signer(b"another deployment's key", "lobby cursor").sign(made_up),
+            Signer(b"", "").sign(json.dumps(["2026-01-01T00:00:00+00:00", "a\x00b"]).encode()),
+            cursor[:10] + "\x00" + cursor[10:], f"{cursor}.{cursor}",
+        ],
+        "invite": [invite, invite[:-1], invite + "\x00", "\x00" + invite[1:], invite.upper()],
+        "id": ["move-1", "\x7f", "a\x00", "é" * 64, "é" * 65, "x" * 64, "x" * 65],
+    }  # fmt: skip
 
 
 @dataclass
@@ -411,3 +441,160 @@ def test_the_fuzzing_reaches_every_kind_of_parameter(fuzzing: Fuzzing) -> None:
     assert {"table_id", "player_id", "game_id", "name", "seat"} <= paths
     assert {"since", "start", "perspective", "game", "status"} <= queries
     assert {"id", "name", "webhook_url", "version", "text", "invite"} <= bodies
+
+
+def _send(
+    fuzzing: Fuzzing, route: Route, method: str, path: dict[str, str], query: dict[str, str],
+    body: Any, bearer: str | None = None,
+) -> httpx.Response:  # fmt: skip
+    admin = route.path.startswith("/api/v1/admin")
+    headers = {"Authorization": f"Bearer {ADMIN_TOKEN}"} if admin else fuzzing.player.auth
+    if bearer is not None:  # as bytes: a token may be anything, UTF-8 included
+        headers = {"Authorization": f"Bearer {bearer}".encode()}  # type: ignore[dict-item]
+    url = route.path.format(**{k: quote(v, safe="") for k, v in path.items()})
+    kwargs: dict[str, Any] = {"params": query, "headers": headers}
+    if route.api.body_field is not None:
+        kwargs["json"] = body
+    return fuzzing.http.request(method, url, **kwargs)
+
+
+#: The tokens a client only ever passes back as it got them (all others are forged).
+TOKEN_NAMES = ("cursor", "invite", "id")
+
+
+def test_every_opaque_token_real_or_forged_is_answered_in_the_envelope(fuzzing: Fuzzing) -> None:
+    """Each query parameter and body field that carries a cursor, an invite code or an
+    idempotency key gets each real and forged token, and each route forged bearer tokens:
+    never a 5xx, every 4xx the envelope; a forged cursor is a 422 naming ``cursor``."""
+    failures: list[str] = []
+    real_cursor = fuzzing.ids["cursor"][0]
+    token = fuzzing.player.token
+    bearers = [token[:-1], token + "x", token.upper(), ADMIN_TOKEN[:-1], "x" * 5000, "²", "a b"]
+    for route in _routes(fuzzing.live):
+        path_names = sorted(set(_params(route.api.dependant, "path_params")))
+        path = {n: fuzzing.ids.get(n, ["x"])[0] for n in path_names}
+        query_names = set(_params(route.api.dependant, "query_params")) & set(TOKEN_NAMES)
+        body_names = set(_body_fields(route.api)) & set(TOKEN_NAMES)
+        body0 = _base_body(route.api)
+        trials = [({n: t}, body0, n) for n in sorted(query_names) for t in fuzzing.ids[n]]
+        trials += [
+            ({}, {**(body0 or {}), n: t}, n) for n in sorted(body_names) for t in fuzzing.ids[n]
+        ]
+        for method in route.methods:
+            for bearer in bearers:  # the player's and the admin's tokens, forged
+                r = _send(fuzzing, route, method, path, {}, body0, bearer)
+                if r.status_code >= 500 or (r.status_code >= 400 and "error" not in r.json()):
+                    failures.append(f"{method} {route.path} as {bearer[:20]!r}: {r.status_code}")
+            for query, body, name in trials:
+                what = f"{method} {route.path} {query} {body}"
+                r = _send(fuzzing, route, method, path, query, body)
+                try:
+                    assert_no_server_error(r, what)
+                except AssertionError as exc:
+                    failures.append(str(exc))
+                    continue
+                if name == "cursor" and query["cursor"] != real_cursor:
+                    error = r.json()["error"] if r.status_code == 422 else {}
+                    if error.get("field") != "cursor":
+                        failures.append(f"a forged cursor: {what}: {r.status_code} {r.text[:200]}")
+    assert not failures, "\n".join(failures)
+
+
+#: A value of another JSON type for each type a field may have (a lax parser reads each as
+#: that type: "7" and 7.0 and true as 7, "yes" and 1 as true, 7 as "7", "x" as ["x"]).
+CONFUSED: dict[str, list[Any]] = {
+    "integer": ["7", 7.0, True, [7]],
+    "number": ["7", True],
+    "boolean": ["yes", "true", 1, 0],
+    "string": [7, True, [], {}],
+    "array": ["x", {}],
+    "object": [[], "x", 1],
+}
+
+
+def _json_type(value: Any) -> str:
+    kinds = [(bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+             (list, "array"), (dict, "object")]  # fmt: skip
+    return next(name for kind, name in kinds if isinstance(value, kind))
+
+
+def _schema_types(schema: dict[str, Any]) -> set[str]:
+    """The JSON types a field's schema allows (a nested model is an object)."""
+    if "$ref" in schema:
+        return {"object"}
+    if "anyOf" in schema:
+        return set().union(*(_schema_types(s) for s in schema["anyOf"]))
+    kind = schema.get("type")
+    return {kind} if isinstance(kind, str) else set(kind or ())
+
+
+def _confused_fields(model: type[BaseModel]) -> list[tuple[tuple[str, ...], Any]]:
+    """(path, value) for every field of the body and of the models it nests, each with every
+    value of a JSON type the field does not allow; and a field the body does not have."""
+    schema = model.model_json_schema()
+    defs = schema.get("$defs", {})
+
+    def walk(props: dict[str, Any], path: tuple[str, ...]) -> list[tuple[tuple[str, ...], Any]]:
+        out: list[tuple[tuple[str, ...], Any]] = [((*path, "surplus"), 1)]
+        for name, field in props.items():
+            allowed = _schema_types(field)
+            out += [
+                ((*path, name), bad)
+                for kind in sorted(allowed)
+                for bad in CONFUSED.get(kind, [])
+                if _json_type(bad) not in allowed
+                and not (_json_type(bad) == "integer" and "number" in allowed)  # 7 is a number
+            ]
+            refs = [s["$ref"] for s in [field, *field.get("anyOf", [])] if "$ref" in s]
+            for ref in refs:
+                out += walk(defs[ref.rsplit("/", 1)[1]].get("properties", {}), (*path, name))
+        return out
+
+    return walk(schema.get("properties", {}), ())
+
+
+def _put(body: dict[str, Any], path: tuple[str, ...], value: Any) -> dict[str, Any]:
+    head, *rest = path
+    if not rest:
+        return {**body, head: value}
+    inner = body.get(head)
+    return {**body, head: _put(inner if isinstance(inner, dict) else {}, tuple(rest), value)}
+
+
+def test_every_field_of_every_body_refuses_another_json_type(fuzzing: Fuzzing) -> None:
+    """Deterministic: each field of each route's body (nested ones too) gets each value of a
+    JSON type it does not allow, the rest of the body plain: a 4xx in the envelope, never a
+    5xx or a success, and the table it names stays at its version (no table is made)."""
+    failures: list[str] = []
+    table = make_table(fuzzing.player, "pick", 2, {"pile": 40, "max_take": 1})["id"]
+    other = new_player(fuzzing.http, "Types")
+    assert other.post(f"/api/v1/tables/{table}/join").status_code == 200
+    assert fuzzing.player.post(f"/api/v1/tables/{table}/start").status_code == 200
+    ids = {**fuzzing.ids, "table_id": [table], "player_id": [other.id]}
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+
+    def world() -> tuple[int, int, list[Any]]:
+        tables = fuzzing.http.get("/api/v1/admin/tables", headers=admin).json()
+        players = fuzzing.http.get("/api/v1/admin/players", headers=admin).json()
+        return fuzzing.player.state(table)["version"], len(tables), players
+
+    for route in _routes(fuzzing.live):
+        model = _body_model(route.api)
+        if model is None:
+            continue
+        path_names = sorted(set(_params(route.api.dependant, "path_params")))
+        path = {n: ids.get(n, ["x"])[0] for n in path_names}
+        body0 = _base_body(route.api) or {}
+        for method in route.methods:
+            for where, bad in _confused_fields(model):
+                before = world()
+                body = _put(body0, where, bad)
+                r = _send(fuzzing, route, method, path, {}, body)
+                what = f"{method} {route.path} {body}: {r.status_code} {r.text[:200]}"
+                if not 400 <= r.status_code < 500:
+                    failures.append(what)
+                elif not isinstance(r.json().get("error", {}).get("code"), str):
+                    failures.append(f"not the envelope: {what}")
+                elif world() != before:
+                    failures.append(f"it changed something: {what}")
+    assert not failures, "\n".join(failures)

@@ -6,15 +6,15 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Response, status
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, Field
 
 from app.api.deps import AdminDep, PlayerId, TableId
-from app.api.schemas import ERRORS, PlayerName
+from app.api.schemas import ERRORS, IsoDateTime, PlayerName, RequestBody
 
 router = APIRouter(prefix="/admin", tags=["admin"], responses=ERRORS)
 
 
-class PlayerUpdate(BaseModel):
+class PlayerUpdate(RequestBody):
     name: PlayerName | None = None
     blocked: bool | None = None
 
@@ -30,8 +30,8 @@ def _in_utc(value: datetime) -> datetime:
         raise ValueError("the date falls outside years 1 to 9999 in UTC") from None
 
 
-class PruneRequest(BaseModel):
-    finished_before: Annotated[datetime, AfterValidator(_in_utc)] = Field(
+class PruneRequest(RequestBody):
+    finished_before: Annotated[IsoDateTime, AfterValidator(_in_utc)] = Field(
         description="delete finished games that ended before this"
     )
 

@@ -18,7 +18,7 @@ from app.api.deps import (
 )
 from app.api.schemas import ERRORS, BotCreate, JoinOut, JoinRequest, TableCreate, TablePublic
 from app.security import client_ip
-from app.tables.lobby import MAX_PAGE
+from app.tables.lobby import MAX_CURSOR, MAX_PAGE
 
 NEXT_CURSOR = "X-Next-Cursor"
 
@@ -64,7 +64,11 @@ async def list_tables(
     game: GameFilter = None,
     limit: int = Query(default=MAX_PAGE, ge=1, le=MAX_PAGE, description="tables per page"),
     cursor: str | None = Query(
-        default=None, max_length=200, description="X-Next-Cursor of the previous page"
+        default=None,
+        description="X-Next-Cursor of the previous page",
+        # Published, but enforced by the lobby: every cursor it did not issue, a long one
+        # too, gets the same refusal naming the cursor.
+        json_schema_extra={"maxLength": MAX_CURSOR},
     ),
 ) -> list[dict[str, Any]]:
     """Tables, newest first, optionally by status and game (private ones only to their players).

@@ -38,8 +38,6 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     TypeAdapter,
     ValidationError,
@@ -47,7 +45,7 @@ from pydantic import (
 
 from app import errors
 from app.api.deps import query_since
-from app.api.schemas import MAX_ACTION_DEPTH, IdempotencyKey, nesting_depth
+from app.api.schemas import MAX_ACTION_DEPTH, IdempotencyKey, RequestBody, nesting_depth
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
 from app.realtime.address_caps import AddressHold, Standing
@@ -79,8 +77,9 @@ MAX_DEPTH = MAX_ACTION_DEPTH
 _SINCE = re.compile(r"[0-9]{1,19}")
 
 
-class _Frame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Frame(RequestBody):
+    """A client frame is as strict as a request body: ``"version": "7"`` is a
+    validation_error, as it is over REST."""
 
 
 class ActionFrame(_Frame):

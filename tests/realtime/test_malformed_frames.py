@@ -212,3 +212,45 @@ def test_a_table_id_with_a_nul_is_not_found_with_a_close_frame(
             for path in (f"/api/v1/tables/{tid}", f"/api/v1/tables/{tid}/state"):
                 r = player.get(path)
                 assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error"
+
+
+# Each field of each frame with a value of another JSON type that a lax parser would coerce
+# to the right one (issue 34.8: frames are as strict as request bodies).
+_CONFUSED_FRAMES = [
+    {"type": "action", "version": str(_VERSION), "action": {"type": "take", "count": 1}},
+    {"type": "action", "version": float(_VERSION), "action": {"type": "take", "count": 1}},
+    {"type": "action", "version": True, "action": {"type": "take", "count": 1}},
+    {"type": "action", "version": _VERSION, "action": {"type": "take", "count": 1}, "id": 7.0},
+    {"type": "undo", "version": str(_VERSION)},
+    {"type": "undo", "version": float(_VERSION)},
+    {"type": "sync", "version": "0"},
+    {"type": "sync", "version": 0.0},
+    {"type": "sync", "version": False},
+    {"type": "chat", "text": 7},
+    {"type": "auth", "token": 7},
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_type_confused_frame_field_is_refused_and_changes_nothing(
+    backend: str, tmp_path: Path
+) -> None:
+    with (
+        temporary_server(tmp_path, backend, ws_messages_per_second=1000, ws_burst=1000) as live,
+        httpx.Client(base_url=live.url, timeout=30) as http,
+    ):
+        players, tid = _table(http)
+        version = players[0].state(tid)["version"]
+        mover = next(p for p in players if p.state(tid)["legal_actions"])
+        assert mover.act(tid, version, {"type": "take", "count": 1}).status_code == 200
+        # The next mover's socket: a coerced version would apply its action.
+        mover = next(p for p in players if p.state(tid)["legal_actions"])
+        sock = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={mover.token}")
+        sock.until(lambda f: f["type"] == "state")
+        for frame in _CONFUSED_FRAMES:
+            got = _answers(sock, json.dumps(frame))
+            errors = [f for f in got if f["type"] == "error"]
+            assert [e["error"]["code"] for e in errors] == ["validation_error"], (frame, got)
+            assert not [f for f in got if f["type"] == "state"], (frame, got)
+        assert mover.state(tid)["version"] == _VERSION
+        sock.close()

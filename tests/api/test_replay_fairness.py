@@ -51,26 +51,33 @@ def _finished(http: httpx.Client) -> str:
 class Watch:
     """What the server's replay work did, seen from inside its event loop: the requests
     that reached the replay work (one task each), and each answer of ``/replay/steps`` in
-    the order given, with the runs started before it came in and when it was answered."""
+    the order given, with the runs started by then; and how many runs had started when the
+    other client's request reached the work."""
 
     def __init__(self, live: LiveServer) -> None:
         self.arrived: set[int] = set()
-        self.answers: list[tuple[int, int, int]] = []  # (start, runs before, runs after)
+        self.answers: list[tuple[int, int]] = []  # (start, runs when answered)
+        self.victim_task: int | None = None
+        self.victim_came = 0  # runs started when the other client's request reached the work
         service = live.service()
         work, history = service.replays, service.history
         rendered, replay_steps = work.rendered, history.replay_steps
 
         async def watched_rendered(*args: Any, **kwargs: Any) -> Any:
-            self.arrived.add(id(asyncio.current_task()))
+            task = id(asyncio.current_task())
+            if task == self.victim_task and task not in self.arrived:
+                self.victim_came = work.runs
+            self.arrived.add(task)
             return await rendered(*args, **kwargs)
 
         async def watched_steps(table_id: str, perspective: str, start: int, *args: Any,
                                 **kwargs: Any) -> Any:  # fmt: skip
-            before = work.runs
+            if start == VICTIM_START:
+                self.victim_task = id(asyncio.current_task())
             try:
                 return await replay_steps(table_id, perspective, start, *args, **kwargs)
             finally:
-                self.answers.append((start, before, work.runs))
+                self.answers.append((start, work.runs))
 
         work.rendered = watched_rendered
         history.replay_steps = watched_steps
@@ -79,8 +86,7 @@ class Watch:
         """Of the other client's answer: the runs started meanwhile, the flood's answers
         before it."""
         at = next(n for n, a in enumerate(self.answers) if a[0] == VICTIM_START)
-        _start, before, after = self.answers[at]
-        return after - before, at
+        return self.answers[at][1] - self.victim_came, at
 
 
 async def _flood(url: str, tid: str, perspectives: tuple[str, ...]) -> list[httpx.Response]:

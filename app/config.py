@@ -227,6 +227,15 @@ class Settings(BaseSettings):
     replay_concurrency: int = Field(
         default=1, ge=1, le=16, description="re-plays of each kind run at once (the rest wait)"
     )
+    replay_queue_per_client: int = Field(
+        default=4,
+        ge=1,
+        le=1000,
+        description=(
+            "re-plays one client (a signed-in player, else an address) may have waiting; "
+            "the next is 429 rate_limited (asking for one already waiting shares it)"
+        ),
+    )
     loop_lag_probe_seconds: float = Field(
         default=0.01,
         ge=0,

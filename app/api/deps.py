@@ -168,3 +168,11 @@ async def replay_budget(request: Request) -> None:
 
 
 ReplayBudget = Depends(replay_budget)
+
+
+async def replay_client(request: Request, player: OptionalPlayer) -> str:
+    """Whose turn a replay's work waits for: the signed-in player's, else the address's."""
+    return f"player:{player.id}" if player is not None else f"ip:{client_ip(request.scope)}"
+
+
+ReplayClient = Annotated[str, Depends(replay_client)]

@@ -7,9 +7,10 @@ The log is the truth: every state here is ``setup(seed)`` and the logged actions
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, TypeAlias
+from collections.abc import Awaitable, Callable, Hashable, Iterable
+from typing import Any, NamedTuple, TypeAlias
 
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -159,17 +160,24 @@ class History:
         return {"version": snap.version, "events": self.presenter.with_text(snap, events, lang)}
 
     async def replay(
-        self, table_id: str, player: Player | None = None, invite: str | None = None
+        self,
+        table_id: str,
+        player: Player | None = None,
+        invite: str | None = None,
+        client: Hashable = None,
     ) -> bytes:
         """The whole history of a finished game, rendered as JSON. All but the table's public
-        picture (it shows who is connected now) is rendered once and kept."""
+        picture (it shows who is connected now) is rendered once and kept; the rendering
+        runs in ``client``'s turn."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished(
                 "the full history is shown only after the game has ended", reason="replay"
             )
         rest = await self.replays.rendered(
-            ("replay", snap.id, snap.version), lambda pacer: self._render_replay(snap, pacer)
+            ("replay", snap.id, snap.version),
+            lambda pacer: self._render_replay(snap, pacer),
+            client,
         )
         return b"".join((b'{"table":', dumps(self.presenter.table_public(snap)), b",", *rest, b"}"))
 
@@ -217,13 +225,15 @@ class History:
         player: Player | None = None,
         invite: str | None = None,
         lang: Locale | None = None,
+        client: Hashable = None,
     ) -> bytes:
         """Step-by-step replay after the end: for versions start..start+count-1, what the chosen
         perspective saw — the full state ("full"), a spectator's view ("spectator") or a seat's view
         ("0", "1", …) — with the action and the events visible from there. Rendered as JSON:
         each perspective's steps are rendered once (paced) and kept; a window is a slice.
         With ``lang``, each event carries its readable line (``text``, as in the log) and each
-        action step the game's line for its action (``action_text``)."""
+        action step the game's line for its action (``action_text``). The work runs in
+        ``client``'s turn (:class:`~app.tables.replay.FairTurns`)."""
         snap = await self.visible_snapshot(table_id, player, invite)
         if snap.status != FINISHED:
             raise errors.NotFinished(
@@ -239,61 +249,157 @@ class History:
                     field="perspective",
                 )
             seat = int(perspective)
-        # "01" and "1" are one perspective, and one cache entry.
-        steps = await self.replays.rendered(
-            ("steps", snap.id, snap.version, "full" if perspective == "full" else seat, lang),
-            lambda pacer: self._render_steps(snap, perspective, seat, pacer, lang),
-        )
+        look = Look(perspective == "full", seat)
+        steps = await self._steps(snap, look, lang, client)
         first = max(start, 1) - 1
-        window = steps[first : first + count]
         head = dumps({"version": snap.version, "perspective": perspective})[:-1]
-        return b"".join((head, b',"steps":[', b",".join(window), b"]}"))
+        pieces = [head, b',"steps":[']
+        for n in range(first, min(first + count, snap.version)):
+            if n > first:
+                pieces.append(b",")
+            pieces += steps.step(n)
+        pieces.append(b"]}")
+        return b"".join(pieces)
 
-    async def _render_steps(
-        self,
-        snap: Snapshot,
-        perspective: str,
-        seat: int | None,
-        pacer: Pacer,
-        lang: Locale | None = None,
+    async def _steps(
+        self, snap: Snapshot, look: Look, lang: Locale | None, client: Hashable
+    ) -> Steps:
+        """Every version's step from ``look`` in ``lang``, in layers kept apart so that the
+        perspectives and languages of one game share the work: the pictures per perspective
+        (a re-play and a redaction), the readable lines per language (shared by every
+        perspective), the rest (the visible events with their lines: cheap) per both."""
+        log = _Log(self, snap.id)
+        # "01" and "1" are one perspective, and one cache entry.
+        key = (snap.id, snap.version)
+        pictures = await self.replays.rendered(
+            ("pictures", *key, look.key),
+            lambda pacer: self._render_pictures(snap, look, log, pacer),
+            client,
+        )
+        lines: list[bytes] | None = None
+        if lang is not None:
+            lines = await self.replays.rendered(
+                ("lines", *key, lang),
+                lambda pacer: self._render_lines(snap, lang, log, pacer),
+                client,
+            )
+        frames = await self.replays.rendered(
+            ("frames", *key, look.key, lang),
+            lambda pacer: self._render_frames(snap, look, lines, log, pacer),
+            client,
+        )
+        return Steps(pictures, frames)
+
+    async def _render_pictures(
+        self, snap: Snapshot, look: Look, log: _Log, pacer: Pacer
     ) -> list[bytes]:
-        """Every version's step from one perspective, each rendered on its own (in order)."""
+        """Each version's picture from one perspective, re-played from seed + log:
+        ``,"view":…,"to_act":[…]`` (``"state"`` for "full"), in order."""
         engine = snap.engine
         state = engine.setup(
             snap.seat_count, snap.seed, engine.Options.model_validate(snap.options)
         )
-        records = await self.log_records(snap.id, 0)
-        by_version = {r.version: r for r in records}
-        states = replay_log(engine, state, [step_of(r) for r in records])
-        steps: list[bytes] = []
+        states = replay_log(engine, state, [step_of(r) for r in await log.records()])
+        pictures: list[bytes] = []
         for version in range(1, snap.version + 1):
-            # Version 1 is the setup: its record (if the table has one) carries its events.
-            record = by_version.get(version)
+            # Version 1 is the setup: re-playing passes over its record.
             if version > 1:
                 _version, state = next(states)
-            picture = (
-                state.model_dump(mode="json")
-                if perspective == "full"
-                else engine.view_json(state, seat)
-            )
+            if look.full:
+                picture = b',"state":' + dumps(state.model_dump(mode="json"))
+            else:
+                picture = b',"view":' + dumps(engine.view_json(state, look.seat))
+            pictures.append(picture + b',"to_act":' + dumps(sorted(engine.to_act(state))))
+            await pacer.tick()
+        return pictures
+
+    async def _render_lines(
+        self, snap: Snapshot, lang: Locale, log: _Log, pacer: Pacer
+    ) -> list[bytes]:
+        """Each version's readable lines in ``lang``, for every perspective: a JSON pair of
+        the lines of each of its events (what :meth:`Presenter.readable` adds to one) and
+        what :meth:`Presenter.readable_action` adds to an action's step (``{}`` for others)."""
+        by_version = {r.version: r for r in await log.records()}
+        lines: list[bytes] = []
+        for version in range(1, snap.version + 1):
+            record = by_version.get(version)
             events = [] if record is None else record.events
-            if perspective != "full":
-                events = [
-                    {k: v for k, v in e.items() if k != "visible_to"}
-                    for e in events
-                    if event_for(e, seat)
-                ]
-            step: dict[str, Any] = {
+            said = [self.presenter.readable(snap.engine, e, lang) for e in events]
+            acted: dict[str, Any] = {}
+            if record is not None and record.kind == ACTION:
+                acted = self.presenter.readable_action(snap.engine, record.action, lang)
+            lines.append(dumps([said, acted]))
+            await pacer.tick()
+        return lines
+
+    async def _render_frames(
+        self,
+        snap: Snapshot,
+        look: Look,
+        lines: list[bytes] | None,
+        log: _Log,
+        pacer: Pacer,
+    ) -> list[bytes]:
+        """Each version's step around its picture, two pieces a version: what comes before
+        the picture (the record and the events ``look`` sees, with their lines) and after."""
+        by_version = {r.version: r for r in await log.records()}
+        frames: list[bytes] = []
+        for version in range(1, snap.version + 1):
+            record = by_version.get(version)
+            said, acted = json.loads(lines[version - 1]) if lines else (None, {})
+            events: list[dict[str, Any]] = []
+            for n, event in enumerate([] if record is None else record.events):
+                if not look.full:
+                    if not event_for(event, look.seat):
+                        continue
+                    event = {k: v for k, v in event.items() if k != "visible_to"}
+                events.append(event if said is None else {**event, **said[n]})
+            head = {
                 "version": version,
                 "actor": None if record is None else record.seat,
                 "action": None if record is None or record.kind == SETUP else record.action,
                 "kind": None if record is None else record.kind,
-                "events": self.presenter.with_text(snap, events, lang),
-                "state" if perspective == "full" else "view": picture,
-                "to_act": sorted(engine.to_act(state)),
+                "events": events,
             }
-            if lang is not None and record is not None and record.kind == ACTION:
-                step.update(self.presenter.readable_action(engine, record.action, lang))
-            steps.append(dumps(step))
+            frames.append(dumps(head)[:-1])
+            frames.append((b"," + dumps(acted)[1:-1] if acted else b"") + b"}")
             await pacer.tick()
-        return steps
+        return frames
+
+
+class Look(NamedTuple):
+    """A perspective of the replay: the whole state (``full``), or what ``seat`` sees (None:
+    a spectator)."""
+
+    full: bool
+    seat: int | None
+
+    @property
+    def key(self) -> str | int | None:
+        return "full" if self.full else self.seat
+
+
+class Steps(NamedTuple):
+    """A perspective's steps in a language: version ``n + 1`` is ``frames[2n]``, then
+    ``pictures[n]``, then ``frames[2n + 1]`` (the pieces of one JSON object)."""
+
+    pictures: list[bytes]
+    frames: list[bytes]
+
+    def step(self, n: int) -> tuple[bytes, bytes, bytes]:
+        return self.frames[2 * n], self.pictures[n], self.frames[2 * n + 1]
+
+
+class _Log:
+    """A finished table's whole log, read from the database at most once per request (the
+    layers of one request's replay share it)."""
+
+    def __init__(self, history: History, table_id: str) -> None:
+        self.history = history
+        self.table_id = table_id
+        self._records: list[ActionRecord] | None = None
+
+    async def records(self) -> list[ActionRecord]:
+        if self._records is None:
+            self._records = await self.history.log_records(self.table_id, 0)
+        return self._records

@@ -8,22 +8,24 @@ through :func:`replay_log`.
 
 Re-playing on the server shares the event loop with every table of the instance, so it
 goes through :class:`ReplayWork`: the work runs in slices of a few milliseconds
-(:class:`Pacer`), a bounded number at a time, identical requests share one run, and what
-can never change (a finished game's replay, the state at a version) is kept in bounded
-caches.
+(:class:`Pacer`), a bounded number at a time, the clients waiting take turns
+(:class:`FairTurns`), identical requests share one run, and what can never change (a
+finished game's replay, the state at a version) is kept in bounded caches.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from app import errors
 from app.games.base import Engine, parse_action
 
 ACTION, UNDO, SETUP = "action", "undo", "setup"
@@ -109,15 +111,118 @@ async def paced_final_state(
     return state
 
 
+class Turn:
+    """One run's place in :class:`FairTurns`: ``granted`` is done when the run may start.
+    A run asked for by several clients waits in each one's queue and goes at the first of
+    their turns."""
+
+    def __init__(self) -> None:
+        self.granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.clients: list[Hashable] = []
+
+
+class FairTurns:
+    """Who runs next, ``lanes`` runs at a time: the waiting runs queue per client (first come,
+    first served within a client) and the clients take turns, one run each. A client that
+    asks for many replays at once waits for its own; another client's run goes after at
+    most one of each other client's.
+
+    The turns are kept by a virtual clock (start-time fair queuing): each client with runs
+    waiting has the time of its next turn, the earliest goes (the first to come among
+    equals), and a turn moves its client's next one on by one. A client that comes (back)
+    has its next turn now, or later if it has just had one: asking one replay at a time
+    gains nothing over asking them all at once.
+
+    A client may have ``per_client`` runs waiting; the next one is refused with
+    :class:`QueueFull`. The client ``None`` is the server's own work (an undo, the retry of
+    an old idempotency id): it takes its turns too, but is never refused."""
+
+    def __init__(self, lanes: int, per_client: int) -> None:
+        self.per_client = per_client
+        self._free = lanes
+        self._waiting: dict[Hashable, deque[Turn]] = {}  # in the order they came
+        self._next: dict[Hashable, int] = {}  # each waiting client's next turn
+        self._now = 0  # the turn being given
+        # Clients with nothing waiting whose next turn is still to come (they just had one).
+        self._rested: dict[Hashable, int] = {}
+
+    def waiting(self, client: Hashable) -> int:
+        """How many runs ``client`` has waiting for a turn."""
+        return len(self._waiting.get(client, ()))
+
+    def take(self, client: Hashable) -> Turn:
+        """A place for a new run of ``client``. Raises :class:`QueueFull` past its bound."""
+        if client is not None and self.waiting(client) >= self.per_client:
+            raise QueueFull(client)
+        turn = Turn()
+        self.join(turn, client)
+        return turn
+
+    def join(self, turn: Turn, client: Hashable) -> None:
+        """``client`` waits for ``turn``'s run too: it goes at the first of their turns.
+        (Never refused: sharing a run adds no work.)"""
+        if turn.granted.done() or client in turn.clients:
+            return
+        turn.clients.append(client)
+        if client not in self._waiting:
+            self._waiting[client] = deque()
+            self._next[client] = max(self._now, self._rested.pop(client, 0))
+        self._waiting[client].append(turn)
+        self._grant()
+
+    def release(self) -> None:
+        """A run is over: the next turn."""
+        self._free += 1
+        self._grant()
+
+    def withdraw(self, turn: Turn) -> None:
+        """A run that will not run (cancelled): out of every queue, its lane back if it had one."""
+        if turn.granted.done():
+            self.release()
+        else:
+            turn.granted.cancel()
+            self._unqueue(turn)
+
+    def _grant(self) -> None:
+        while self._free and self._waiting:
+            client = min(self._waiting, key=self._next.__getitem__)
+            if self._next[client] > self._now:
+                self._now = self._next[client]
+                self._rested = {c: t for c, t in self._rested.items() if t > self._now}
+            self._next[client] += 1
+            turn = self._waiting[client][0]
+            self._unqueue(turn)
+            self._free -= 1
+            turn.granted.set_result(None)
+
+    def _unqueue(self, turn: Turn) -> None:
+        for client in turn.clients:
+            queue = self._waiting.get(client)
+            if queue is None or turn not in queue:
+                continue
+            queue.remove(turn)
+            if not queue:
+                del self._waiting[client]
+                next_turn = self._next.pop(client)
+                if next_turn > self._now:
+                    self._rested[client] = next_turn
+
+
+class QueueFull(Exception):
+    """The client already has as many replays waiting as it may."""
+
+
 class ReplayWork:
-    """Where the server's re-plays run: paced, few at a time, shared and kept.
+    """Where the server's re-plays run: paced, few at a time, fair between clients, shared
+    and kept.
 
     * Every run gets a :class:`Pacer`: no slice holds the loop longer than ``slice_seconds``
       (plus one engine call or one step's rendering), and a run takes at most ``share`` of
       the loop's time.
     * ``lanes`` runs of a kind at a time (rendered replays, states): with all the others
       waiting their turn, the loop runs at most that many slices between two looks at its
-      timers and sockets.
+      timers and sockets. The waiting runs take turns between clients (:class:`FairTurns`);
+      one client may have ``per_client`` waiting, the next is ``429 rate_limited``.
     * Identical requests in flight share one run (one re-play, many awaiters); a client
       that goes away does not cancel it for the others.
     * Results are kept in LRU caches: rendered pieces of finished games (bounded in bytes)
@@ -133,6 +238,7 @@ class ReplayWork:
         slice_seconds: float,
         lanes: int,
         share: float = 1.0,
+        per_client: int = 4,
     ) -> None:
         self.max_bytes = max_bytes
         self.max_states = max_states
@@ -141,8 +247,9 @@ class ReplayWork:
         self._rendered: OrderedDict[Hashable, list[bytes]] = OrderedDict()
         self._rendered_bytes = 0
         self._states: OrderedDict[Hashable, BaseModel] = OrderedDict()
-        self._pending: dict[Hashable, asyncio.Future[Any]] = {}
-        self._lanes = {kind: asyncio.Semaphore(lanes) for kind in ("rendered", "state")}
+        self._pending: dict[Hashable, tuple[asyncio.Future[Any], Turn]] = {}
+        self._turns = {kind: FairTurns(lanes, per_client) for kind in ("rendered", "state")}
+        self._seconds_per_run = slice_seconds  # a moving mean: how soon to come back
         self.runs = 0  # re-plays actually run (not answered from a cache or a shared run)
 
     @property
@@ -150,14 +257,18 @@ class ReplayWork:
         return self._rendered_bytes
 
     async def rendered(
-        self, key: Hashable, build: Callable[[Pacer], Awaitable[list[bytes]]]
+        self,
+        key: Hashable,
+        build: Callable[[Pacer], Awaitable[list[bytes]]],
+        client: Hashable = None,
     ) -> list[bytes]:
-        """Pieces of a rendered answer for ``key`` (kept: only for things that never change)."""
+        """Pieces of a rendered answer for ``key`` (kept: only for things that never change),
+        run in ``client``'s turn (None: the server's own)."""
         pieces = self._rendered.get(key)
         if pieces is not None:
             self._rendered.move_to_end(key)
             return pieces
-        pieces = await self._shared(("rendered", key), "rendered", build)
+        pieces = await self._shared(("rendered", key), "rendered", build, client)
         size = sum(len(p) for p in pieces)
         if key not in self._rendered and size <= self.max_bytes:
             self._rendered[key] = pieces
@@ -175,18 +286,31 @@ class ReplayWork:
         if state is not None:
             self._states.move_to_end(key)
             return state
-        state = await self._shared(("state", key), "state", build)
+        state = await self._shared(("state", key), "state", build, None)
         if self.max_states > 0:
             self._states[key] = state
             while len(self._states) > self.max_states:
                 self._states.popitem(last=False)
         return state
 
-    async def _shared(self, key: Hashable, lane: str, build: Callable[[Pacer], Awaitable[T]]) -> T:
-        pending = self._pending.get(key)
-        if pending is None:
-            pending = asyncio.ensure_future(self._run(lane, build))
-            self._pending[key] = pending
+    async def _shared(
+        self, key: Hashable, lane: str, build: Callable[[Pacer], Awaitable[T]], client: Hashable
+    ) -> T:
+        turns = self._turns[lane]
+        if key in self._pending:
+            pending, turn = self._pending[key]
+            turns.join(turn, client)
+        else:
+            try:
+                turn = turns.take(client)
+            except QueueFull:
+                raise errors.RetryLater(
+                    f"{turns.per_client} replays of yours are already waiting; retry later",
+                    retry_after=self._retry_after(turns.per_client),
+                    reason="replay",
+                ) from None
+            pending = asyncio.ensure_future(self._run(turns, turn, build))
+            self._pending[key] = (pending, turn)
 
             def settled(future: asyncio.Future[Any]) -> None:
                 self._pending.pop(key, None)
@@ -197,7 +321,22 @@ class ReplayWork:
         result: T = await asyncio.shield(pending)
         return result
 
-    async def _run(self, lane: str, build: Callable[[Pacer], Awaitable[T]]) -> T:
-        async with self._lanes[lane]:
+    def _retry_after(self, waiting: int) -> int:
+        """Seconds until a client's waiting runs are likely over (at least 1)."""
+        return max(1, math.ceil(self._seconds_per_run * waiting))
+
+    async def _run(self, turns: FairTurns, turn: Turn, build: Callable[[Pacer], Awaitable[T]]) -> T:
+        try:
+            await turn.granted
+        except asyncio.CancelledError:
+            turns.withdraw(turn)
+            raise
+        try:
             self.runs += 1
-            return await build(Pacer(self.slice_seconds, self.share))
+            started = time.perf_counter()
+            result = await build(Pacer(self.slice_seconds, self.share))
+            took = time.perf_counter() - started
+            self._seconds_per_run += (took - self._seconds_per_run) / 8
+            return result
+        finally:
+            turns.release()

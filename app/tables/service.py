@@ -129,6 +129,7 @@ class TableService:
             slice_seconds=settings.replay_slice_seconds,
             lanes=settings.replay_concurrency,
             share=settings.replay_share,
+            per_client=settings.replay_queue_per_client,
         )
         self.history = History(
             sessionmaker,

@@ -13,6 +13,7 @@ from app.api.deps import (
     Invite,
     OptionalPlayer,
     ReplayBudget,
+    ReplayClient,
     ResultLang,
     ServiceDep,
     Since,
@@ -87,10 +88,14 @@ _RENDERED: dict[int | str, dict[str, Any]] = {
 
 @router.get("/replay", dependencies=[ReplayBudget], responses=_RENDERED)
 async def get_replay(
-    table_id: TableId, service: ServiceDep, player: OptionalPlayer, invite: Invite = None
+    table_id: TableId,
+    service: ServiceDep,
+    player: OptionalPlayer,
+    client: ReplayClient,
+    invite: Invite = None,
 ) -> Response:
     """The full history with hidden information (only after the game has ended)."""
-    body = await service.history.replay(table_id, player, invite)
+    body = await service.history.replay(table_id, player, invite, client)
     return Response(body, media_type="application/json")
 
 
@@ -99,6 +104,7 @@ async def get_replay_steps(
     table_id: TableId,
     service: ServiceDep,
     player: OptionalPlayer,
+    client: ReplayClient,
     perspective: str = Query(
         default="full",
         pattern=r"^(full|spectator|[0-9]{1,2})$",
@@ -115,7 +121,7 @@ async def get_replay_steps(
 ) -> Response:
     """After the end: the game version by version, from one perspective (for the replay viewer)."""
     body = await service.history.replay_steps(
-        table_id, perspective, start, count, player, invite, lang
+        table_id, perspective, start, count, player, invite, lang, client
     )
     return Response(body, media_type="application/json")
 

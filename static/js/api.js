@@ -161,10 +161,25 @@ export function tableUrl(id, inviteCode) {
 export const getChat = (id, since = 0) =>
   api("GET", `/tables/${encodeURIComponent(id)}/chat?since=${since}`);
 export const postChat = (id, text) => api("POST", `/tables/${encodeURIComponent(id)}/chat`, { text });
-export const getReplay = (id) => api("GET", `/tables/${encodeURIComponent(id)}/replay`);
+/**
+ * A GET the server may ask to come back to (429 with retry_after: replays take turns between
+ * clients, and people behind one address share a queue): waits as told, a few times.
+ */
+async function getPatiently(path, tries = 4) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await api("GET", path);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 429 || attempt >= tries) throw err;
+      const seconds = Math.min(Math.max(Number(err.details.retry_after) || 1, 1), 15);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}
+
+export const getReplay = (id) => getPatiently(`/tables/${encodeURIComponent(id)}/replay`);
 export const getReplaySteps = (id, perspective, start = 1, count = 500, lang = null) =>
-  api(
-    "GET",
+  getPatiently(
     `/tables/${encodeURIComponent(id)}/replay/steps?perspective=${encodeURIComponent(perspective)}&start=${start}&count=${count}${lang ? `&lang=${encodeURIComponent(lang)}` : ""}`,
   );
 export const getMe = () => api("GET", "/me");

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 import orjson
@@ -95,7 +96,18 @@ class Connection:
         self.ip = ip
         # The message credits this socket draws on (shared by every socket of its player).
         self.credits: Credits | None = None
+        # The newest version this socket was sent (once ``opened``: its first state frame went
+        # out). Every state frame carries the events after it, so each version's events reach
+        # the socket once; a sync frame naming an older version asks for them again.
         self.last_version = 0
+        self.opened = False
+        # Held while a state frame is made and sent: the catch-up, the live updates, a sync's
+        # answer and an action's answer never interleave, and each starts where the last
+        # one ended.
+        self._state_lock = asyncio.Lock()
+        # This socket's own action is being committed: its answer carries its events, so the
+        # live updates wait for it.
+        self._acting = False
         # With a language, every event a frame carries also has its readable line (text).
         self.lang: Locale | None = None
         # Delta mode (opt-in): after the first full view, state frames carry a JSON Patch
@@ -174,12 +186,40 @@ class Connection:
     async def send_state(
         self, service: TableService, *, since: int | None = None, ref: Any = None
     ) -> None:
-        """Send the current picture, in full, with the events this seat missed since ``since``."""
-        snap = await service.snapshot(self.table_id)
-        self._last_view = None
-        await self._send_picture(
-            service, snap, since if since is not None else self.last_version, ref
-        )
+        """Send the current picture, in full, with the events after ``since`` (the version a
+        client names: ``?since=`` on connect, a sync frame's), else with those after the last
+        version this socket was sent. The live updates wait for it, then go on after it."""
+        async with self._state_lock:
+            snap = await service.snapshot(self.table_id)
+            self._last_view = None
+            if since is None:
+                await self._send_picture(service, snap, self.last_version, ref, seen=self.opened)
+            else:
+                await self._send_picture(service, snap, since, ref)
+        self._resume(service)
+
+    async def answer(
+        self, service: TableService, move: Awaitable[dict[str, Any]], ref: Any
+    ) -> None:
+        """Run this socket's own action (or undo) and send its answer, which carries the
+        action's events; the live updates of the versions it brings wait for the answer."""
+        self._acting = True
+        try:
+            picture = await move
+            async with self._state_lock:
+                if self.opened and picture["version"] == self.last_version + 1:
+                    self.last_version = picture["version"]
+                    snap = await service.snapshot(self.table_id, fresh=False)
+                    await self.send(self.state_frame(service, snap, picture, ref))
+                    return
+                # Other versions came first (or this one was sent already, or this is a
+                # retry's answer): the table as it stands, with what this socket has not had.
+                least = max(picture["version"], self.last_version)
+                snap = await service.snapshot_at_least(self.table_id, least)
+                await self._send_picture(service, snap, self.last_version, ref, seen=self.opened)
+        finally:
+            self._acting = False
+            self._resume(service)
 
     def encode(self, snap: Any, picture: dict[str, Any]) -> dict[str, Any]:
         """In delta mode, the picture with its view replaced by a patch against the last view
@@ -229,6 +269,7 @@ class Connection:
             if shared:
                 snap.renders.frames[key] = payload
         self.last_version = max(self.last_version, snap.version)
+        self.opened = True
         await self.send_raw(payload, "state")
 
     def state_frame(
@@ -258,20 +299,33 @@ class Connection:
             return
         self._pump = asyncio.create_task(self._run_pump(service))
 
+    def _resume(self, service: TableService) -> None:
+        """After a catch-up or an answer: the live updates that waited for it go on."""
+        if self._target > self.last_version:
+            self.request_update(service, self._target)
+
     async def _run_pump(self, service: TableService) -> None:
         try:
             while True:
                 self._dirty = False
-                if self._target > self.last_version:
-                    snap = await service.snapshot_at_least(self.table_id, self._target)
-                    if snap.version > self.last_version:
-                        await self._send_picture(service, snap, self.last_version, seen=True)
+                # Not before the first state frame (the catch-up), nor during this socket's
+                # own action: each calls _resume when done.
+                if self.opened and not self._acting and self._target > self.last_version:
+                    async with self._state_lock:
+                        await self._send_live(service)
                 if not self._dirty:
                     return
         except errors.NotFound:
             return
         except Exception:
             log.debug("socket update failed", exc_info=True)
+
+    async def _send_live(self, service: TableService) -> None:
+        # Checked again under the lock: the frame sent meanwhile may have covered the target.
+        if self._target > self.last_version:
+            snap = await service.snapshot_at_least(self.table_id, self._target)
+            if snap.version > self.last_version:
+                await self._send_picture(service, snap, self.last_version, seen=True)
 
     def cancel(self) -> None:
         if self._pump is not None:

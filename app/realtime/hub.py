@@ -3,7 +3,10 @@
 On "table T is at version V" every socket of T loads the (cached) state and
 sends its own seat's view: redaction happens per socket, after the commit.
 Bursts coalesce: a socket that is still sending marks itself dirty and sends
-the newest picture once more, never a backlog of stale ones.
+the newest picture once more, never a backlog of stale ones. A socket's state frames
+are made one at a time (its catch-up, the live updates, a sync's answer, its own action's
+answer, a resync), each with the events after the last version it was sent, and the live
+updates start only after the catch-up: each version's events reach a socket once.
 
 A "revoked" notice (the host blocked a player) closes every socket of that
 player held here at once: an ``unauthorized`` error frame, then close 4401.

@@ -216,10 +216,14 @@ class Connection:
                     await self.send(self.state_frame(service, snap, picture, ref))
                     return
                 # Other versions came first (or this one was sent already, or this is a
-                # retry's answer): the table as it stands, with what this socket has not had.
+                # retry's answer): the table as it stands, with what this socket has not had,
+                # still saying whether it answers a retry.
                 least = max(picture["version"], self.last_version)
                 snap = await service.snapshot_at_least(self.table_id, least)
-                await self._send_picture(service, snap, self.last_version, ref, seen=self.opened)
+                replayed = {"replayed": True} if picture.get("replayed") else None
+                await self._send_picture(
+                    service, snap, self.last_version, ref, seen=self.opened, extra=replayed
+                )
         finally:
             self._acting = False
             self._resume(service)
@@ -246,10 +250,17 @@ class Connection:
         return out
 
     async def _send_picture(
-        self, service: TableService, snap: Any, since: int, ref: Any = None, seen: bool = False
+        self,
+        service: TableService,
+        snap: Any,
+        since: int,
+        ref: Any = None,
+        seen: bool = False,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         """``since`` 0 asks for no events, unless ``seen``: this socket was sent version 0 (an
-        open table) and now gets the start, whose setup events are version 1."""
+        open table) and now gets the start, whose setup events are version 1. ``extra``: more
+        fields of an answer (never shared: it has a ``ref``)."""
         seat = snap.seat_of(self.player_id)
         await service.moves.check_undo(snap, seat)
         # None: no events (``since`` 0 and not ``seen``).
@@ -268,6 +279,7 @@ class Connection:
             )
             if events is None:
                 frame["events_complete"] = False
+            frame.update(extra or {})
             payload = orjson.dumps(frame)
             if shared:
                 snap.renders.frames[key] = payload

@@ -238,6 +238,10 @@ def test_an_action_answer_and_its_live_update_arrive_once(
             answer = sock.until(lambda f, ref=ref: f.get("ref") == ref, timeout=30)
             assert answer["type"] == "state", answer
             assert answer["version"] == answer["events"][-1]["version"] == version + 1
+        # A retry of the last action (same id) is answered as one, without its events again.
+        sock.send({"type": "action", "version": version, "action": TAKE, "id": ref})
+        again = sock.until(lambda f: f.get("ref") == ref and f is not answer, timeout=30)
+        assert again["type"] == "state" and again["replayed"] is True
         last = players[0].state(tid)["version"]
         for p in players:
             _assert_once(_settle(socks[p.id], last), p, http, tid, 1)

@@ -58,6 +58,7 @@ class Watcher:
     delta: bool
     connections: list[list[dict[str, Any]]] = field(default_factory=list)
     last: int | None = None
+    backoff: random.Random = field(default_factory=random.Random)
 
     def query(self) -> str:
         parts = [f"token={self.token}"] if self.token else []
@@ -75,8 +76,10 @@ class Watcher:
                     await self._read(ws, frames, final)
                     return
             except (websockets.ConnectionClosed, OSError):
-                # The instance is gone: the other one, from the last version seen.
+                # The instance is gone: the other one, from the last version seen, after a
+                # random backoff as real clients do (the reconnects spread over many moves).
                 self.url = survivor
+                await asyncio.sleep(self.backoff.uniform(0, 0.5))
 
     async def _read(self, ws: Any, frames: list[dict[str, Any]], final: dict[str, int]) -> None:
         while self.last is None or self.last < final.get(self.table, 1 << 62):
@@ -153,18 +156,25 @@ async def _failover(servers: list[ServerProcess]) -> list[tuple[Watcher, list[di
             for k, token in enumerate([*tokens, *tokens, *[None] * SPECTATORS])
         ]
         final: dict[str, int] = {}
+        doomed_watchers = [w for w in watchers if w.url == doomed.ws_url]
         reading = [asyncio.create_task(w.run(survivor.ws_url, final)) for w in watchers]
         while not all(w.last is not None for w in watchers):
             await asyncio.sleep(0.05)
 
-        async def play(tid: str, tokens: list[str], moves: int) -> int:
+        def reconnected() -> bool:
+            return all(len(w.connections) > 1 and w.connections[-1] for w in doomed_watchers)
+
+        async def play(tid: str, tokens: list[str], moves: int, going_on: bool = False) -> int:
+            """``moves`` moves, and (``going_on``) more until every socket came back."""
             version = 0
             for _ in range(moves):
+                version = await _move(http, tid, tokens, rng)
+            while going_on and not reconnected():
                 version = await _move(http, tid, tokens, rng)
             return version
 
         await asyncio.gather(*(play(tid, tokens, BEFORE) for tid, tokens in tables))
-        going = asyncio.gather(*(play(tid, tokens, AFTER) for tid, tokens in tables))
+        going = asyncio.gather(*(play(tid, tokens, AFTER, True) for tid, tokens in tables))
         await asyncio.to_thread(doomed.kill)
         for (tid, _), version in zip(tables, await going, strict=True):
             final[tid] = version

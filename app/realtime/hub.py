@@ -193,6 +193,10 @@ class Connection:
         client names: ``?since=`` on connect, a sync frame's), else with those after the last
         version this socket was sent. The live updates wait for it, then go on after it."""
         async with self._state_lock:
+            if since is None and not self.opened:
+                # A refresh or resync before this socket's first frame: that frame (its
+                # catch-up, still to come) reads the table afresh and says it all.
+                return
             snap = await service.snapshot(self.table_id)
             self._last_view = None
             if since is None:

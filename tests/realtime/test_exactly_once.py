@@ -9,6 +9,7 @@ its reader since the version it started from."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -16,7 +17,7 @@ import httpx
 import jsonpatch  # type: ignore[import-untyped]
 import pytest
 
-from app.realtime.broker import Resync
+from app.realtime.broker import Resync, TableUpdate
 from tests.support.client import Player, acting, make_table, new_player
 from tests.support.live import LiveServer
 from tests.support.wsclient import Socket
@@ -39,8 +40,13 @@ class Server:
         self.armed: str | None = None
         self.pending: str | None = None
         self.fired = 0
+        self.committed = threading.Event()
         self._wrap(monkeypatch, self.service, "snapshot", "read", lambda kw: kw.get("fresh", True))
         self._wrap(monkeypatch, self.service.history, "events_since", "events", lambda kw: True)
+        # The read of a seat's first socket, after its registration, before its catch-up.
+        self._wrap(
+            monkeypatch, self.service, "snapshot", "presence", lambda kw: kw.get("fresh") is False
+        )
         add = self.hub.add
 
         def registered(conn: Any) -> bool:
@@ -64,6 +70,10 @@ class Server:
             self.loop = asyncio.get_running_loop()
             if self.armed == point and applies(kwargs) and self._is_table(args[0]):
                 self.armed = None
+                if point == "presence":
+                    # A "refresh" notice (a seat taken back) too, before the commit.
+                    snap = await original(*args, **kwargs)
+                    await self.hub.on_update(TableUpdate(self.tid, snap.version, "refresh"))
                 await self.commit()
             return await original(*args, **kwargs)
 
@@ -88,6 +98,7 @@ class Server:
             if player is not None and snap.seat_of(player.id) in snap.to_act():
                 await self.service.moves.act(self.tid, player, snap.version, TAKE, None)
                 self.fired += 1
+                self.committed.set()
                 return
         raise AssertionError("nobody to act")
 
@@ -159,8 +170,16 @@ def _assert_views(
     assert view == want["view"]
 
 
-@pytest.mark.parametrize("point", ["read", "events"])
-@pytest.mark.parametrize("who", ["seat", "spectator"])
+@pytest.mark.parametrize(
+    ("point", "who"),
+    [
+        ("read", "seat"),
+        ("read", "spectator"),
+        ("events", "seat"),
+        ("events", "spectator"),
+        ("presence", "seat"),
+    ],
+)
 @pytest.mark.parametrize("delta", [False, True])
 def test_a_commit_during_the_catch_up_arrives_once(
     point: str, who: str, delta: bool, server: Server, http: httpx.Client, live: LiveServer
@@ -174,14 +193,16 @@ def test_a_commit_during_the_catch_up_arrives_once(
     server.arm(point, on_register=True)
     sock = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?{query}")
     try:
-        first = sock.until(lambda f: f["type"] == "state", timeout=30)
-        assert server.fired == 1
-        assert first["events"][0]["version"] == since + 1
+        sock.until(lambda f: f["type"] == "state", timeout=30)
+        assert server.committed.wait(timeout=30)
         for _ in range(2):
             last = _move(players, tid)
         frames = _settle(sock, last)
+        assert server.fired == 1
         _assert_once(frames, reader, http, tid, since)
         _assert_views(frames, reader, http, tid)
+        # The first frame is the catch-up: it starts right after ``since``.
+        assert frames[0]["events"][0]["version"] == since + 1
     finally:
         sock.close()
 

@@ -99,18 +99,7 @@ class Connection:
         self.ip = ip
         # The message credits this socket draws on (shared by every socket of its player).
         self.credits: Credits | None = None
-        # The newest version this socket was sent (once ``opened``: its first state frame went
-        # out). Every state frame carries the events after it, so each version's events reach
-        # the socket once; a sync frame naming an older version asks for them again.
         self.last_version = 0
-        self.opened = False
-        # Held while a state frame is made and sent: the catch-up, the live updates, a sync's
-        # answer and an action's answer never interleave, and each starts where the last
-        # one ended.
-        self._state_lock = asyncio.Lock()
-        # This socket's own action is being committed: its answer carries its events, so the
-        # live updates wait for it.
-        self._acting = False
         # With a language, every event a frame carries also has its readable line (text).
         self.lang: Locale | None = None
         # Delta mode (opt-in): after the first full view, state frames carry a JSON Patch
@@ -121,6 +110,18 @@ class Connection:
         self._pump: asyncio.Task[None] | None = None
         self._dirty = False
         self._target = 0
+        # last_version: the newest version this socket was sent (once ``opened``: its first
+        # state frame went out). Every state frame carries the events after it, so each
+        # version's events reach the socket once; a sync frame naming an older version asks
+        # for them again.
+        self.opened = False
+        # Held while a state frame is made and sent: the catch-up, the live updates, a sync's
+        # answer and an action's answer never interleave, and each starts where the last
+        # one ended.
+        self._state_lock = asyncio.Lock()
+        # This socket's own action is being committed: its answer carries its events, so the
+        # live updates wait for it.
+        self._acting = False
         # When the player's status was last read from the database (taken before the read);
         # revoked: the player was blocked, the socket is closed and takes no more frames.
         self.verified_at = time.monotonic()

@@ -40,7 +40,6 @@ from pydantic import (
 from app import errors
 from app.api.deps import query_since
 from app.api.schemas import MAX_ACTION_DEPTH, IdempotencyKey, nesting_depth
-from app.db.models import Player
 from app.games.base import Locale
 from app.metrics import FRAMES, SOCKETS
 from app.realtime.broker import TableUpdate
@@ -411,22 +410,21 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
         elif isinstance(frame, AuthFrame):
             await _authenticate(frame, conn, service)
         else:
-            if conn.player is None:
-                raise errors.Unauthorized(
-                    "spectators cannot act; connect with a token", reason="spectator"
-                )
-            await conn.answer(service, _move(frame, conn.player, conn.table_id, service), frame.id)
+            await conn.answer(service, _move(frame, conn, service), frame.id)
     except errors.AppError as exc:
         await conn.send(_error_frame(exc, ref))
 
 
 def _move(
-    frame: ActionFrame | UndoFrame, player: Player, table_id: str, service: TableService
+    frame: ActionFrame | UndoFrame, conn: Connection, service: TableService
 ) -> Awaitable[dict[str, Any]]:
-    """The commit of an action or undo frame (awaited by Connection.answer)."""
+    """The commit of an action or undo frame (awaited by Connection.answer); a spectator's
+    is refused at once."""
+    if conn.player is None:
+        raise errors.Unauthorized("spectators cannot act; connect with a token", reason="spectator")
     if isinstance(frame, UndoFrame):
-        return service.moves.undo(table_id, player, frame.version, frame.id)
-    return service.moves.act(table_id, player, frame.version, frame.action, frame.id)
+        return service.moves.undo(conn.table_id, conn.player, frame.version, frame.id)
+    return service.moves.act(conn.table_id, conn.player, frame.version, frame.action, frame.id)
 
 
 async def _authenticate(frame: AuthFrame, conn: Connection, service: TableService) -> None:

@@ -81,7 +81,7 @@ SERVER_FRAMES: dict[str, type[BaseModel]] = {
 _DESCRIPTIONS = {
     "action": "Act: one element of legal_actions with the version it came from (id: idempotency key).",
     "undo": "Take back your own last action; `version` is the table's current version (POST /tables/{id}/undo).",
-    "sync": "Send me the current state now, with the events after `version`.",
+    "sync": "Send me the current state now, with the events after `version` (without one: those this socket was not sent yet).",
     "ping": "Keep-alive; answered with pong.",
     "auth": "Authenticate a spectator socket (the token query parameter does the same).",
     "chat": "A line of table chat.",

@@ -3,7 +3,10 @@
 On "table T is at version V" every socket of T loads the (cached) state and
 sends its own seat's view: redaction happens per socket, after the commit.
 Bursts coalesce: a socket that is still sending marks itself dirty and sends
-the newest picture once more, never a backlog of stale ones.
+the newest picture once more, never a backlog of stale ones. A socket's state frames
+are made one at a time (its catch-up, the live updates, a sync's answer, its own action's
+answer, a resync), each with the events after the last version it was sent, and the live
+updates start only after the catch-up: each version's events reach a socket once.
 
 A "revoked" notice (the host blocked a player) closes every socket of that
 player held here at once: an ``unauthorized`` error frame, then close 4401.
@@ -22,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 import orjson
@@ -110,6 +114,18 @@ class Connection:
         self._pump: asyncio.Task[None] | None = None
         self._dirty = False
         self._target = 0
+        # last_version: the newest version this socket was sent (once ``opened``: its first
+        # state frame went out). Every state frame carries the events after it, so each
+        # version's events reach the socket once; a sync frame naming an older version asks
+        # for them again.
+        self.opened = False
+        # Held while a state frame is made and sent: the catch-up, the live updates, a sync's
+        # answer and an action's answer never interleave, and each starts where the last
+        # one ended.
+        self._state_lock = asyncio.Lock()
+        # This socket's own action is being committed: its answer carries its events, so the
+        # live updates wait for it.
+        self._acting = False
         # When the player's status was last read from the database (taken before the read);
         # revoked: the player was blocked, the socket is closed and takes no more frames.
         self.verified_at = time.monotonic()
@@ -178,12 +194,48 @@ class Connection:
     async def send_state(
         self, service: TableService, *, since: int | None = None, ref: Any = None
     ) -> None:
-        """Send the current picture, in full, with the events this seat missed since ``since``."""
-        snap = await service.snapshot(self.table_id)
-        self._last_view = None
-        await self._send_picture(
-            service, snap, since if since is not None else self.last_version, ref
-        )
+        """Send the current picture, in full, with the events after ``since`` (the version a
+        client names: ``?since=`` on connect, a sync frame's), else with those after the last
+        version this socket was sent. The live updates wait for it, then go on after it."""
+        async with self._state_lock:
+            if since is None and not self.opened:
+                # A refresh or resync before this socket's first frame: that frame (its
+                # catch-up, still to come) reads the table afresh and says it all.
+                return
+            snap = await service.snapshot(self.table_id)
+            self._last_view = None
+            if since is None:
+                await self._send_picture(service, snap, self.last_version, ref, seen=self.opened)
+            else:
+                await self._send_picture(service, snap, since, ref)
+        self._resume(service)
+
+    async def answer(
+        self, service: TableService, move: Awaitable[dict[str, Any]], ref: Any
+    ) -> None:
+        """Run this socket's own action (or undo) and send its answer, which carries the
+        action's events; the live updates of the versions it brings wait for the answer."""
+        self._acting = True
+        try:
+            picture = await move
+            async with self._state_lock:
+                if self.opened and picture["version"] == self.last_version + 1:
+                    self.last_version = picture["version"]
+                    snap = await service.snapshot(self.table_id, fresh=False)
+                    await self.send(self.state_frame(service, snap, picture, ref))
+                    return
+                # Other versions came first (or this one was sent already, or this is a
+                # retry's answer): the table as it stands, with what this socket has not had,
+                # still saying whether it answers a retry.
+                least = max(picture["version"], self.last_version)
+                snap = await service.snapshot_at_least(self.table_id, least)
+                replayed = {"replayed": True} if picture.get("replayed") else None
+                await self._send_picture(
+                    service, snap, self.last_version, ref, seen=self.opened, extra=replayed
+                )
+        finally:
+            self._acting = False
+            self._resume(service)
 
     def encode(self, snap: Any, picture: dict[str, Any]) -> dict[str, Any]:
         """In delta mode, the picture with its view replaced by a patch against the last view
@@ -207,10 +259,17 @@ class Connection:
         return out
 
     async def _send_picture(
-        self, service: TableService, snap: Any, since: int, ref: Any = None, seen: bool = False
+        self,
+        service: TableService,
+        snap: Any,
+        since: int,
+        ref: Any = None,
+        seen: bool = False,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         """``since`` 0 asks for no events, unless ``seen``: this socket was sent version 0 (an
-        open table) and now gets the start, whose setup events are version 1."""
+        open table) and now gets the start, whose setup events are version 1. ``extra``: more
+        fields of an answer (never shared: it has a ``ref``)."""
         seat = snap.seat_of(self.player_id)
         await service.moves.check_undo(snap, seat)
         # None: no events (``since`` 0 and not ``seen``).
@@ -229,10 +288,12 @@ class Connection:
             )
             if events is None:
                 frame["events_complete"] = False
+            frame.update(extra or {})
             payload = orjson.dumps(frame)
             if shared:
                 snap.renders.frames[key] = payload
         self.last_version = max(self.last_version, snap.version)
+        self.opened = True
         await self.send_raw(payload, "state")
 
     def state_frame(
@@ -262,20 +323,33 @@ class Connection:
             return
         self._pump = asyncio.create_task(self._run_pump(service))
 
+    def _resume(self, service: TableService) -> None:
+        """After a catch-up or an answer: the live updates that waited for it go on."""
+        if self._target > self.last_version:
+            self.request_update(service, self._target)
+
     async def _run_pump(self, service: TableService) -> None:
         try:
             while True:
                 self._dirty = False
-                if self._target > self.last_version:
-                    snap = await service.snapshot_at_least(self.table_id, self._target)
-                    if snap.version > self.last_version:
-                        await self._send_picture(service, snap, self.last_version, seen=True)
+                # Not before the first state frame (the catch-up), nor during this socket's
+                # own action: each calls _resume when done.
+                if self.opened and not self._acting and self._target > self.last_version:
+                    async with self._state_lock:
+                        await self._send_live(service)
                 if not self._dirty:
                     return
         except errors.NotFound:
             return
         except Exception:
             log.debug("socket update failed", exc_info=True)
+
+    async def _send_live(self, service: TableService) -> None:
+        # Checked again under the lock: the frame sent meanwhile may have covered the target.
+        if self._target > self.last_version:
+            snap = await service.snapshot_at_least(self.table_id, self._target)
+            if snap.version > self.last_version:
+                await self._send_picture(service, snap, self.last_version, seen=True)
 
     def cancel(self) -> None:
         if self._pump is not None:

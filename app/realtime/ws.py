@@ -34,6 +34,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Awaitable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -322,6 +323,8 @@ async def _table_socket(websocket: WebSocket, table_id: str, ip: str, hold: Addr
                     )
                 )
             )
+        # Registered above before this read: a version committed meanwhile is either in this
+        # first frame or sent after it by the live updates, which wait for it (never both).
         await conn.send_state(service, since=since or 0)
         await _serve(websocket, conn, service, settings.ws_max_frame_bytes)
     except WebSocketDisconnect:
@@ -442,7 +445,8 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
         if isinstance(frame, PingFrame):
             await conn.send({"type": "pong"})
         elif isinstance(frame, SyncFrame):
-            await conn.send_state(service, since=frame.version if frame.version is not None else 0)
+            # Without a version: the events this socket has not been sent (usually none).
+            await conn.send_state(service, since=frame.version)
         elif isinstance(frame, ChatFrame):
             if conn.player is None:
                 raise errors.Unauthorized(
@@ -458,26 +462,21 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
         elif isinstance(frame, AuthFrame):
             await _authenticate(frame, conn, service)
         else:
-            if conn.player is None:
-                raise errors.Unauthorized(
-                    "spectators cannot act; connect with a token", reason="spectator"
-                )
-            if isinstance(frame, UndoFrame):
-                picture = await service.moves.undo(
-                    conn.table_id, conn.player, frame.version, frame.id
-                )
-            else:
-                picture = await service.moves.act(
-                    conn.table_id, conn.player, frame.version, frame.action, frame.id
-                )
-            if picture["version"] >= conn.last_version:
-                conn.last_version = max(conn.last_version, picture["version"])
-                snap = await service.snapshot(conn.table_id, fresh=False)
-                await conn.send(conn.state_frame(service, snap, picture, frame.id))
-            else:
-                await conn.send_state(service, since=picture["version"], ref=frame.id)
+            await conn.answer(service, _move(frame, conn, service), frame.id)
     except errors.AppError as exc:
         await conn.send(_error_frame(exc, ref))
+
+
+def _move(
+    frame: ActionFrame | UndoFrame, conn: Connection, service: TableService
+) -> Awaitable[dict[str, Any]]:
+    """The commit of an action or undo frame (awaited by Connection.answer); a spectator's
+    is refused at once."""
+    if conn.player is None:
+        raise errors.Unauthorized("spectators cannot act; connect with a token", reason="spectator")
+    if isinstance(frame, UndoFrame):
+        return service.moves.undo(conn.table_id, conn.player, frame.version, frame.id)
+    return service.moves.act(conn.table_id, conn.player, frame.version, frame.action, frame.id)
 
 
 async def _authenticate(frame: AuthFrame, conn: Connection, service: TableService) -> None:
@@ -503,7 +502,8 @@ async def _authenticate(frame: AuthFrame, conn: Connection, service: TableServic
         await conn.revoke()
         return
     await _publish_presence(service, conn.table_id, changed)
-    await conn.send_state(service, since=0)
+    # The new seat's picture, with the events this socket has not been sent (none twice).
+    await conn.send_state(service)
 
 
 async def _still_allowed(conn: Connection, service: TableService) -> bool:

@@ -104,6 +104,15 @@ def _table(http: httpx.Client) -> tuple[list[Player], str]:
     return players, tid
 
 
+def _table_after_a_take(http: httpx.Client) -> tuple[list[Player], str]:
+    """A started table at version ``_VERSION``: its setup and one take."""
+    players, tid = _table(http)
+    version = players[0].state(tid)["version"]
+    mover = next(p for p in players if p.state(tid)["legal_actions"])
+    assert mover.act(tid, version, {"type": "take", "count": 1}).status_code == 200
+    return players, tid
+
+
 def _answers(sock: Socket, frame: str | bytes) -> list[dict[str, Any]]:
     """Send ``frame`` then a ping; every frame received up to the pong (the socket lives)."""
     sock.conn.send(frame)
@@ -124,10 +133,7 @@ def test_every_malformed_frame_gets_an_error_frame_and_the_socket_stays_open(
         temporary_server(tmp_path, backend, ws_messages_per_second=1000, ws_burst=1000) as live,
         httpx.Client(base_url=live.url, timeout=30) as http,
     ):
-        players, tid = _table(http)
-        version = players[0].state(tid)["version"]
-        mover = next(p for p in players if p.state(tid)["legal_actions"])
-        assert mover.act(tid, version, {"type": "take", "count": 1}).status_code == 200
+        players, tid = _table_after_a_take(http)
         sock = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={players[0].token}")
         sock.until(lambda f: f["type"] == "state")
 
@@ -239,10 +245,7 @@ def test_a_type_confused_frame_field_is_refused_and_changes_nothing(
         temporary_server(tmp_path, backend, ws_messages_per_second=1000, ws_burst=1000) as live,
         httpx.Client(base_url=live.url, timeout=30) as http,
     ):
-        players, tid = _table(http)
-        version = players[0].state(tid)["version"]
-        mover = next(p for p in players if p.state(tid)["legal_actions"])
-        assert mover.act(tid, version, {"type": "take", "count": 1}).status_code == 200
+        players, tid = _table_after_a_take(http)
         # The next mover's socket: a coerced version would apply its action.
         mover = next(p for p in players if p.state(tid)["legal_actions"])
         sock = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={mover.token}")

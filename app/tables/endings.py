@@ -26,7 +26,7 @@ from app.tables.cancelling import finish, settle_cancel
 from app.tables.clocks import time_control_of
 from app.tables.outcomes import early_result, game_goes_on
 from app.tables.service import TableService
-from app.tables.snapshot import FINISHED, OPEN, PLAYING, Snapshot, new_id
+from app.tables.snapshot import FINISHED, OPEN, PLAYING, Snapshot, as_utc, new_id
 
 log = logging.getLogger("partida.endings")
 
@@ -56,9 +56,9 @@ class Endings:
 
     async def resign(self, table_id: str, player: Player) -> Snapshot:
         """The player leaves the running game for good: a bot plays the seat from now on,
-        and the table's ``on_resign`` says what the seat's result is. With "last", a game
-        left with one seat, or with no person's seat, ends at once (outcomes.game_goes_on);
-        so does a solo game with either rule."""
+        and the table's ``on_resign`` says what the seat's result is. A game with no person's
+        seat left ends at once, and with "last" one left with a single seat
+        (outcomes.game_goes_on)."""
         service = self.service
         ended = False
         async with service.table_lock(table_id):
@@ -76,14 +76,12 @@ class Endings:
                 )
                 mine.takeover_votes = None
                 row.updated_at = now
-                # Solo, whatever the rule: a bot would finish the game for nobody else, and
-                # the resignation loses it to the automatic opponent (outcomes.early_result).
-                if row.on_resign == "last" or row.seat_count == 1:
-                    in_play = [s for s in row.seats if s.resigned_at is None]
-                    people = [s for s in in_play if s.player_id is not None]
-                    if not game_goes_on([s.seat for s in in_play], [s.seat for s in people]):
-                        finish(row, self._early_result(row))
-                        ended = True
+                in_play = [s for s in row.seats if s.resigned_at is None]
+                people = [s.seat for s in in_play if s.player_id is not None]
+                if not game_goes_on(row.on_resign, [s.seat for s in in_play], people):
+                    # A solo game resigned is lost to its automatic opponent (early_result).
+                    finish(row, self._early_result(row))
+                    ended = True
                 if not ended:
                     # The player no longer has a say: those left may all have agreed already,
                     # or nobody but the proposer may be left to agree.
@@ -105,14 +103,12 @@ class Endings:
     def _early_result(self, row: GameTable) -> dict[str, Any]:
         """The result of a game ended by its resignations (outcomes.early_result), with the
         automatic opponents still in it: a solo game resigned is lost to its opponent."""
-        order = sorted(
-            (s for s in row.seats if s.resigned_at is not None),
-            key=lambda s: (s.resigned_at, s.seat),
-        )
+        # A moment read back from SQLite has no zone, the one just set has: compare in UTC.
+        order = sorted((as_utc(s.resigned_at), s.seat) for s in row.seats if s.resigned_at)
         engine = self.service.engine(row.game)
         state = engine.State.model_validate(row.state) if row.state is not None else None
         others = [] if state is None else automatic_opponents(engine, state)
-        return early_result(row.seat_count, [s.seat for s in order], others)
+        return early_result(row.seat_count, [seat for _, seat in order], others)
 
     # ------------------------------------------------------------------ cancel
 

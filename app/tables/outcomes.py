@@ -9,9 +9,10 @@ by the table service, the ratings and ``python -m app.verify``.
   held on longer ranks better. A bot still plays out the seat's moves (no engine can drop a
   seat mid-game), so the game goes on for the others while two or more seats remain in it
   and at least one of them is a person's; otherwise it ends at once (``early_result``). A
-  solo game resigned therefore ends at once, lost to the automatic opponent (with "bot"
-  too: a bot would finish it for nobody else; app.tables.endings).
-- ``on_resign: "bot"``: a bot finishes the seat and the seat keeps the place it reaches.
+  solo game resigned therefore ends at once, lost to the automatic opponent.
+- ``on_resign: "bot"``: a bot finishes the seat and the seat keeps the place it reaches,
+  unless no person is left in the game: bots would finish it for nobody, so it ends at
+  once as with "last" (``game_goes_on``).
 
 Either way the result lists the resigned seats (``resigned``, in the order they resigned)
 and ``places`` is what ratings read, so a rating always follows the result shown.
@@ -69,11 +70,14 @@ def with_resignations(result: dict[str, Any], resigned: Sequence[int], mode: str
     return out
 
 
-def game_goes_on(in_play: Sequence[int], humans_in_play: Sequence[int]) -> bool:
-    """With "last": does the game go on after a resignation? While two or more seats are
-    still in it and at least one of them is a person's (a game left to bots alone would
-    only keep the people waiting for a result that is already decided for them)."""
-    return len(in_play) >= 2 and len(humans_in_play) >= 1
+def game_goes_on(mode: str, in_play: Sequence[int], humans_in_play: Sequence[int]) -> bool:
+    """Does the game go on after a resignation? Never once no person is left in it, whatever
+    the rule: bots would finish it for nobody, and a game left to them alone (a solo game
+    resigned, every person gone) only keeps a result waiting that is already decided. With
+    "last", also not once a single seat is left: it has won."""
+    if not humans_in_play:
+        return False
+    return mode != "last" or len(in_play) >= 2
 
 
 def early_result(

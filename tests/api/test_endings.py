@@ -381,6 +381,24 @@ def test_a_solo_game_resigned_is_lost_to_the_automatic_opponent(
     assert any("ended early" in line for line in _verified(ana, tid))
 
 
+@pytest.mark.parametrize("on_resign", ["last", "bot"])
+def test_the_last_person_resigning_ends_the_game_whatever_the_rule(
+    http: httpx.Client, on_resign: str
+) -> None:
+    """Two people and two bots: the first person out leaves the game to the other person (it
+    goes on); the last person out leaves it to bots alone, who would finish it for nobody,
+    so it ends at once with either rule: the bots' seats share first place."""
+    ana, ben = new_player(http, "Ana"), new_player(http, "Ben")
+    tid = _table([ana, ben], bots=("random", "random"), pile=40, on_resign=on_resign)
+    r = ben.post(f"{API}/tables/{tid}/resign")
+    assert r.status_code == 200 and r.json()["status"] == "playing", r.text
+    r = ana.post(f"{API}/tables/{tid}/resign")
+    assert r.status_code == 200 and r.json()["status"] == "finished", r.text
+    result = ana.state(tid)["result"]
+    assert result["ended_early"] is True and result["resigned"] == [1, 0]
+    assert result["places"] == {"2": 1, "3": 1, "0": 3, "1": 4}
+
+
 def test_an_early_end_ranks_the_automatic_opponent_with_the_seats_still_in(
     http: httpx.Client,
 ) -> None:

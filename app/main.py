@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
 from app import errors, pages
+from app.api.deps import is_admin
 from app.api.routes import admin as admin_routes
 from app.api.routes import endings, play, players, tables
 from app.api.routes import games as games_routes
@@ -40,7 +41,7 @@ from app.db.session import (
 from app.games import REGISTRY
 from app.games.base import Engine, action_adapter
 from app.logging import configure_logging
-from app.metrics import REQUESTS, may_scrape, watch_event_loop
+from app.metrics import REQUESTS, straight_from, watch_event_loop
 from app.realtime import ws
 from app.realtime.asyncapi import asyncapi_document
 from app.realtime.broker import BrokerMessage, Resync, TableUpdate, make_broker
@@ -385,9 +386,9 @@ def create_app(settings: Settings | None = None, games: dict[str, Engine] | None
     scrapers = networks(settings.metrics_allow)
 
     @app.get("/metrics", include_in_schema=False)
-    async def metrics(request: Request) -> Response:
+    async def metrics(request: Request, admin: Annotated[bool, Depends(is_admin)]) -> Response:
         """Prometheus metrics, for the admin token or PARTIDA_METRICS_ALLOW's addresses."""
-        if not may_scrape(request.scope, settings.admin_token, scrapers):
+        if not (admin or straight_from(request.scope, scrapers)):
             # Refused as a path that does not exist: a visitor learns nothing of it.
             raise StarletteHTTPException(404)
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)

@@ -47,16 +47,23 @@ CurrentPlayer = Annotated[Player, Depends(current_player)]
 OptionalPlayer = Annotated[Player | None, Depends(optional_player)]
 
 
-def require_admin(request: Request, credentials: Credentials) -> None:
-    """The host's admin token (PARTIDA_ADMIN_TOKEN), compared in constant time."""
+def is_admin(request: Request, credentials: Credentials) -> bool:
+    """Whether the request carries the host's admin token (PARTIDA_ADMIN_TOKEN), compared in
+    constant time; never without one configured."""
     token = request.app.state.settings.admin_token
-    if not token:
+    return bool(token) and (
+        credentials is not None
+        and secrets.compare_digest(credentials.credentials.encode(), token.encode())
+    )
+
+
+def require_admin(request: Request, credentials: Credentials) -> None:
+    """The host's admin token (PARTIDA_ADMIN_TOKEN)."""
+    if not request.app.state.settings.admin_token:
         raise errors.Forbidden(
             "this server has no admin token configured (PARTIDA_ADMIN_TOKEN)", reason="admin"
         )
-    if credentials is None or not secrets.compare_digest(
-        credentials.credentials.encode(), token.encode()
-    ):
+    if not is_admin(request, credentials):
         raise errors.Unauthorized("send Authorization: Bearer <admin token>", reason="admin")
 
 

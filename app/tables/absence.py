@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -158,12 +159,16 @@ class Absence:
             )
         away, since = await self._absence(session, snap, seat, row.last_seen_at)
         if away < tc.grace_seconds:
+            # The seconds until a vote can work: the grace from when the absence starts (a
+            # presence lease still running counts as seen until it ends).
+            left = tc.grace_seconds - (utcnow() - as_utc(since)).total_seconds()
             raise errors.NoTakeover(
                 f"seat {seat}'s player has been away {int(away)} s; a seat can be handed to a bot "
                 f"after {tc.grace_seconds} s",
                 reason="too_soon",
                 seat=seat,
                 away_seconds=int(away), grace_seconds=tc.grace_seconds,
+                wait_seconds=max(1, math.ceil(left)),
             )  # fmt: skip
         return row, since
 

@@ -17,7 +17,7 @@ from app.fairness import commitment
 from app.games.base import Engine, Locale, action_adapter, describe_result, parse_event
 from app.games.messages import SeatRef, msg, render
 from app.tables import clocks
-from app.tables.outcomes import platform_text, resign_lines
+from app.tables.outcomes import platform_text, resign_lines, resign_messages
 from app.tables.snapshot import (
     FINISHED,
     PLAYING,
@@ -153,7 +153,10 @@ class Presenter:
             log.warning("result not describable", extra={"game": engine.info.id})
             return result
         text = "\n".join(line for line in (text, *resign_lines(result, lang)) if line)
-        return {**result, "tiebreak_text": text}
+        # The same resignation lines as message trees, for a client that names the seats'
+        # players (tiebreak_text ends with them, one per line).
+        messages = [m.to_json() for m in resign_messages(result)]
+        return {**result, "tiebreak_text": text, "resign_messages": messages}
 
     def readable(self, engine: Engine, event: dict[str, Any], lang: Locale) -> dict[str, Any]:
         """``text`` and ``message`` of a logged event: the table's own, or the game's (only its

@@ -20,9 +20,51 @@ export function h(tag, attrs, ...children) {
 
 function append(el, children) {
   for (const child of children) {
-    if (child === undefined || child === null || child === false) continue;
-    if (Array.isArray(child)) append(el, child);
-    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    const node = readable(child);
+    if (Array.isArray(node)) append(el, node);
+    else if (node !== null) el.append(node);
+  }
+}
+
+/** What a child reads as: a node, a text node, an array to flatten, or null for nothing. A
+ *  missing value (null, undefined, false, NaN) and an object that is no node are nothing on
+ *  the screen, never "null" or "[object Object]" (issue 35.5). */
+function readable(child) {
+  if (child === undefined || child === null || child === false || Number.isNaN(child)) return null;
+  if (Array.isArray(child) || child instanceof Node) return child;
+  if (typeof child === "object" || typeof child === "function") {
+    console.warn("not drawn: a value that is no text", child);
+    return null;
+  }
+  return document.createTextNode(String(child));
+}
+
+/** Flattened, readable children for a DOM method that takes nodes and strings. */
+function readableArgs(args) {
+  const out = [];
+  const walk = (list) => {
+    for (const child of list) {
+      const node = readable(child);
+      if (Array.isArray(node)) walk(node);
+      else if (node !== null) out.push(node);
+    }
+  };
+  walk(args);
+  return out;
+}
+
+// The DOM's own builders (append, prepend, replaceChildren, before, after, replaceWith) print
+// a null child as "null": every page draws through them, so they take the same children h()
+// does, and no path can print a missing value (issue 35.5).
+for (const proto of [Element.prototype, Document.prototype, DocumentFragment.prototype, CharacterData.prototype]) {
+  for (const name of ["append", "prepend", "replaceChildren", "before", "after", "replaceWith"]) {
+    const original = proto[name];
+    if (typeof original !== "function" || original.readable) continue;
+    const guarded = function (...args) {
+      return original.apply(this, readableArgs(args));
+    };
+    guarded.readable = true;
+    Object.defineProperty(proto, name, { value: guarded, writable: true, configurable: true });
   }
 }
 

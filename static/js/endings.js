@@ -233,7 +233,7 @@ export function mountEndings(page) {
         h("p", { class: "hint" }, t("ending.cancel_hint")),
       );
     }
-    panel.replaceChildren(...parts);
+    fill(panel, parts);
   }
 
   // -------------------------------------------------------------- the vote banner

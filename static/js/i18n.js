@@ -138,7 +138,7 @@ export function formatMessage(text, params, code = lang, seatName = null) {
     const whole = text.slice(open, end);
     const head = /^\s*(\w+)\s*(?:,\s*(\w+)\s*(?:,([\s\S]*))?)?$/.exec(text.slice(open + 1, end - 1));
     const value = head ? params[head[1]] : undefined;
-    if (!head || value === undefined || value === null) {
+    if (!head || value === undefined || value === null || Number.isNaN(value)) {
       out += whole;
     } else if (!head[2] || head[2] === "seat") {
       out += paramText(value, code, seatName, (head[3] || "").trim() || "plain");
@@ -165,7 +165,11 @@ export function formatMessage(text, params, code = lang, seatName = null) {
 
 /** The text of one parameter: a number or string as is, a nested message, a seat, a list. */
 function paramText(value, code, seatName, style) {
-  if (Array.isArray(value?.list)) return value.list.map((v) => paramText(v, code, seatName, style)).join(value.sep ?? ", ");
+  if (value === null || value === undefined || Number.isNaN(value)) return "";
+  if (Array.isArray(value?.list)) {
+    const items = value.list.map((v) => paramText(v, code, seatName, style)).filter((text) => text !== "");
+    return items.join(value.sep ?? ", ");
+  }
   if (typeof value?.seat === "number") {
     // A player's name where the page knows one; else the game's label ("Red"), else "seat n".
     const name = seatName ? seatName(value.seat) : null;
@@ -174,6 +178,8 @@ function paramText(value, code, seatName, style) {
     return formatMessage(t(`seat.${style}`), { n: value.seat + 1 }, code);
   }
   if (typeof value?.key === "string") return renderMessage(value, seatName, code) ?? value.key;
+  // Never "[object Object]" on the screen (issue 35.5): an object no message names reads as nothing.
+  if (typeof value === "object") return "";
   return String(value);
 }
 

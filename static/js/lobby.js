@@ -7,7 +7,7 @@ import { h, fill, toast, copyText } from "./dom.js";
 import { initI18n, t, onLangChange } from "./i18n.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, levelName, levelHint, levelPicker, defaultLevel, gameTitle } from "./common.js";
 import { resignField, statusKey, deleteButton } from "./endings.js";
-import { optionsFields } from "./options-form.js";
+import { optionsFields, wholeChoices } from "./options-form.js";
 
 const POLL_MS = 4000;
 const STATUSES = ["open", "playing", "finished"];
@@ -314,6 +314,7 @@ function renderCreate() {
     h("div", { class: "actions" }, submit),
   );
   panel.replaceChildren(h("h2", null, t("create.title")), form);
+  wholeChoices(form);
 }
 
 // ------------------------------------------------------------------ tables list

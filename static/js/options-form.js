@@ -163,3 +163,62 @@ export function optionsFields(game, seats) {
     setSeats: (count) => seatSelects.forEach((fill) => fill(count)),
   };
 }
+
+// ------------------------------------------------------------------ whole choices
+
+/** The width a select leaves its chosen text (its box less padding and the arrow). */
+const ARROW_PX = 20;
+let measure = null;
+
+function textWidth(text, font) {
+  measure ??= document.createElement("canvas").getContext("2d");
+  measure.font = font;
+  return measure.measureText(text).width;
+}
+
+function fits(select) {
+  const option = select.selectedOptions[0];
+  if (!option || !select.clientWidth) return true;
+  const style = getComputedStyle(select);
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - ARROW_PX;
+  return textWidth(option.text, style.font) <= room;
+}
+
+/**
+ * A closed select shows its chosen option on one line and cuts what does not fit ("los
+ * demás pueden votar para pas…"): under every select of `form` whose chosen text is cut,
+ * the whole text on a line of its own (issue 35.8). The select keeps its name for screen
+ * readers; the line is for the eyes only. Follows every change, a new select, a resize.
+ */
+export function wholeChoices(form) {
+  let queued = false;
+  const update = () => {
+    queued = false;
+    for (const select of form.querySelectorAll("select")) {
+      let line = select.nextElementSibling?.classList.contains("choice-whole") ? select.nextElementSibling : null;
+      const cut = select.getClientRects().length > 0 && !fits(select);
+      if (!cut) {
+        line?.remove();
+        continue;
+      }
+      if (!line) {
+        line = h("span", { class: "choice-whole", "aria-hidden": "true", "data-testid": "choice-whole" });
+        select.after(line);
+      }
+      const text = select.selectedOptions[0]?.text || "";
+      if (line.textContent !== text) line.textContent = text;
+    }
+  };
+  const later = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(update);
+  };
+  form.addEventListener("change", later);
+  form.addEventListener("toggle", later, true); // a <details> opened: its selects now have a width
+  new ResizeObserver(later).observe(form);
+  new MutationObserver((records) => {
+    if (records.some((r) => [...r.addedNodes, ...r.removedNodes].some((n) => !n.classList?.contains("choice-whole")))) later();
+  }).observe(form, { childList: true, subtree: true });
+  later();
+}

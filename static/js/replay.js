@@ -16,6 +16,8 @@ import { installReadable } from "./readable.js";
 import { fillFairPanel } from "./fairness.js";
 import { logLine } from "./logline.js";
 import { useGameStyles, scopeToGame } from "./gamestyle.js";
+import { animated } from "./motion.js";
+import { opponentName } from "./result.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const query = new URLSearchParams(location.search);
@@ -134,7 +136,8 @@ function drawBoard() {
     console.warn("the renderer failed on this step; showing the generic board", err);
     generic.render(root, picture, context());
   }
-  fill(board, full ? h("p", { class: "replay-full-note" }, t("replay.full_note")) : null, root);
+  // A step forward moves its pieces as the table does (motion.js: not with reduced motion).
+  animated(board, step.version, () => fill(board, full ? h("p", { class: "replay-full-note" }, t("replay.full_note")) : null, root));
 }
 
 /** An event's line, as the table page's log gives it: the game's own, else the server's. */
@@ -233,18 +236,34 @@ function renderSeats() {
               : null,
           ),
           places[s.seat] !== undefined || places[String(s.seat)] !== undefined
-            ? h(
-                "span",
-                { class: "seat-score", title: t("result.points", { n: scores[s.seat] ?? scores[String(s.seat)] }) },
-                t("result.place", { n: places[s.seat] ?? places[String(s.seat)] }),
-                " · ",
-                String(scores[s.seat] ?? scores[String(s.seat)] ?? ""),
-              )
+            ? placeAndScore(places[s.seat] ?? places[String(s.seat)], scores[s.seat] ?? scores[String(s.seat)])
             : null,
+        ),
+      ),
+      // The automatic opponents the rules play (Ginkgopolis' Hal, MINE!'s dummy) are in the
+      // game too: listed with their place (issue 35.8).
+      (result.others || []).map((o) =>
+        h(
+          "li",
+          { class: "seat-row seat-other", "data-other": o.id },
+          h("span", { class: "seat-turn", "aria-hidden": "true" }),
+          h("span", { class: "bot-icon", "aria-hidden": "true" }, "⚙"),
+          h("span", { class: "seat-name" }, opponentName(table.game, o)),
+          o.place !== undefined && o.place !== null ? placeAndScore(o.place, o.score) : null,
         ),
       ),
     ),
     resultNote(result),
+  );
+}
+
+function placeAndScore(place, score) {
+  const known = score !== undefined && score !== null;
+  return h(
+    "span",
+    { class: "seat-score", title: known ? t("result.points", { n: score }) : null },
+    t("result.place", { n: place }),
+    known ? ` · ${score}` : null,
   );
 }
 

@@ -46,3 +46,19 @@ export function winnerNames(result, table) {
     .filter((e) => e.place === 1)
     .map((e) => e.name);
 }
+
+/**
+ * Bring `el` into view, whole when it fits (else its top at the top), unless it already is:
+ * the result when a game ends, a round's scoring when a round is scored (issue 35.1). A
+ * smooth scroll only for people who did not ask for reduced motion. True when it scrolled.
+ */
+export function bringIntoView(el) {
+  if (!el || el.hidden || !el.getClientRects().length) return false;
+  const box = el.getBoundingClientRect();
+  const height = window.innerHeight;
+  if (box.top >= 0 && box.bottom <= height) return false;
+  const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  const behavior = reduced || document.hidden ? "auto" : "smooth";
+  el.scrollIntoView({ block: box.height > height ? "start" : "nearest", inline: "nearest", behavior });
+  return true;
+}

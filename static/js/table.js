@@ -8,7 +8,7 @@ import * as apiMod from "./api.js";
 import { identity, checkIdentity, getTable, getLog, listGames, tableUrl, getChat, postChat, getReplay } from "./api.js";
 import { postUndo, voteTakeover, takeBack } from "./api.js";
 import { h, fill, toast, copyText } from "./dom.js";
-import { initI18n, t, currentLang, onLangChange, useGameStrings } from "./i18n.js";
+import { initI18n, t, currentLang, onLangChange, useGameStrings, renderMessage } from "./i18n.js";
 import { showGone, isGone } from "./gone.js";
 import { TableSocket } from "./ws.js";
 import { mountHeader, stickyNameForm, showError, errorText, seatName, playerName, levelName, levelPicker, gameTitle } from "./common.js";
@@ -18,7 +18,7 @@ import { animated, frameQueue } from "./motion.js";
 import { lastMoves, markLastMoves } from "./lastmove.js";
 import { playSound, soundOn, setSound } from "./sound.js";
 import { decisionDock } from "./decision.js";
-import { rankedEntries, winnerNames } from "./result.js";
+import { rankedEntries, winnerNames, bringIntoView } from "./result.js";
 import { installReadable } from "./readable.js";
 import { fillFairPanel } from "./fairness.js";
 import { logLine } from "./logline.js";
@@ -256,12 +256,16 @@ function onState(frame) {
   if (complete) state.loggedVersion = Math.max(state.loggedVersion, frame.version);
   else catchUpLog();
   state.picture = frame;
+  // The game ended while this page looked on (a player's or a spectator's): the result comes
+  // into view, wherever the page was scrolled to (issue 35.1).
+  const ended = frame.status === "finished" && Boolean(previous) && previous.status !== "finished";
   if (state.table && frame.status && state.table.status !== frame.status) {
     state.table = { ...state.table, status: frame.status };
     getTable(tableId)
       .then((table) => {
         state.table = table;
         render();
+        if (ended) showResult();
       })
       .catch(() => {});
   }
@@ -271,7 +275,13 @@ function onState(frame) {
   const myTurnBefore = state.myTurnBefore;
   render();
   renderLog();
+  if (ended) showResult();
   stepSound(previous, frame, myTurnBefore);
+}
+
+/** The result panel (its heading and the final ranking) into view, once laid out. */
+function showResult() {
+  requestAnimationFrame(() => bringIntoView(document.getElementById("result")));
 }
 
 /** The sound of a new step (when sounds are on): the end, my turn, or a move. */
@@ -316,6 +326,7 @@ function onFrame(frame) {
       const before = state.table;
       state.table = code && !frame.table.invite_code ? { ...frame.table, invite_code: code } : frame.table;
       endings.onTable(before, state.table);
+      noteDepartures(before, state.table);
       render();
     } else if (frame.deleted) {
       showFatal("table.deleted", null);
@@ -537,10 +548,26 @@ function drawBoard() {
       const colour = state.renderer.seatColour ? (seat) => state.renderer.seatColour(seat, p.view) : undefined;
       markLastMoves(board, lastMoves(state.log, state.renderer.lastMove, ctx), (seat) => seatName(state.table, seat), colour);
     });
+    showScored(p);
   } catch (err) {
     console.error("renderer failed", err);
     board.replaceChildren(h("p", { class: "notice" }, t("board.render_failed")));
   }
+}
+
+// A renderer marks what a round's scoring gave ([data-scored="<key>"], a new key for each
+// scoring): when a new one appears during the game, it comes into view for whoever has no
+// decision to take (a decision brings its own targets into view: decision.js).
+let scoredKey;
+
+function showScored(picture) {
+  const key = board.querySelector("[data-scored]")?.dataset.scored ?? null;
+  const first = scoredKey === undefined;
+  if (key === scoredKey) return;
+  scoredKey = key;
+  if (first || key === null || picture.status !== "playing" || isMyTurn()) return;
+  const el = board.querySelector("[data-scored]");
+  requestAnimationFrame(() => bringIntoView(el));
 }
 
 function scoresOf(picture) {
@@ -714,7 +741,8 @@ function seatExtras(s, mine) {
     s.player &&
     !s.bot &&
     !s.connected &&
-    table?.time_control?.abandon === "vote";
+    table?.time_control?.abandon === "vote" &&
+    !(takeoverNotBefore.get(s.seat) > Date.now());
   if (!canVote) return null;
   const votes = s.takeover_votes || 0;
   return h(
@@ -737,15 +765,39 @@ function seatExtras(s, mine) {
   );
 }
 
+// The vote to hand a seat to a bot is offered only once it can work (issue 35.8): not before
+// the player has been away for the table's grace. The page counts from when it saw the seat's
+// dot go grey; a refusal (the server counts from the end of the presence lease) says how many
+// seconds are left, and the button comes back then.
+const takeoverNotBefore = new Map(); // seat -> Date.now() from which a vote may work
+let takeoverTimer = null;
+
+function waitForTakeover(seat, seconds) {
+  const at = Date.now() + seconds * 1000;
+  takeoverNotBefore.set(seat, at);
+  clearTimeout(takeoverTimer);
+  const next = Math.min(...takeoverNotBefore.values()) - Date.now();
+  takeoverTimer = setTimeout(render, Math.max(0, next) + 50);
+}
+
+/** A seated player whose dot just went grey: not yet away for the grace. */
+function noteDepartures(before, after) {
+  const grace = Number(after?.time_control?.grace_seconds) || 0;
+  for (const seat of after?.seats || []) {
+    const was = before?.seats?.[seat.seat];
+    if (seat.connected || seat.bot) takeoverNotBefore.delete(seat.seat);
+    else if (was?.connected && was.player?.id === seat.player?.id) waitForTakeover(seat.seat, grace);
+  }
+}
+
 /** A readable refusal: the server's numbers in the viewer's language when it gives them. */
 function takeoverErrorText(err, seat) {
   const details = err.details || {};
   if (err.code === "takeover_refused" && typeof details.grace_seconds === "number") {
-    return `${t("error.takeover_refused")}: ${t("takeover.too_soon", {
-      name: seatName(state.table, seat),
-      away: details.away_seconds ?? 0,
-      grace: details.grace_seconds,
-    })}`;
+    const away = Number(details.away_seconds) || 0;
+    const left = typeof details.wait_seconds === "number" ? details.wait_seconds : Math.max(1, details.grace_seconds - away);
+    waitForTakeover(seat, left);
+    return t("takeover.too_soon", { name: seatName(state.table, seat), away, left });
   }
   return errorText(err);
 }
@@ -986,7 +1038,7 @@ function renderSetup() {
       ),
     ),
   );
-  panel.replaceChildren(...parts);
+  fill(panel, parts);
 }
 
 function renderResult() {
@@ -1037,7 +1089,15 @@ function renderResult() {
  */
 function tiebreakLines(result) {
   const text = typeof result.tiebreak_text === "string" ? result.tiebreak_text : result.tiebreak || "";
-  return text.split("\n").filter((line) => line.trim());
+  let lines = text.split("\n").filter((line) => line.trim());
+  // The text ends with a line per resignation, its seat numbered: said again with the
+  // player's name (issue 35.5), from the same messages.
+  const resigned = typeof result.tiebreak_text === "string" && Array.isArray(result.resign_messages) ? result.resign_messages : [];
+  const named = resigned.map((m) => renderMessage(m, (seat) => playerName(state.table, seat)));
+  if (resigned.length && named.every((line) => line !== null) && lines.length >= resigned.length) {
+    lines = [...lines.slice(0, lines.length - resigned.length), ...named];
+  }
+  return lines;
 }
 
 /** Lines for the events the table itself records (no game knows them). */

@@ -32,8 +32,15 @@ FIGURES_DRAWN = """() => {
 }"""
 
 
+# Moderate and minor findings that fail all the same (issue 35.8): every page has a heading
+# of its own (h1), landmarks of one kind are told apart by their names, and every column
+# or row header says what it heads.
+STRUCTURE_RULES = frozenset({"page-has-heading-one", "landmark-unique", "empty-table-header"})
+
+
 def serious(page: Any, context: Any = None, options: dict[str, Any] | None = None) -> list[str]:
-    """The serious and critical axe-core violations on the page, one line per rule."""
+    """The serious and critical axe-core violations on the page (and those of
+    STRUCTURE_RULES, whatever their impact), one line per rule."""
     results = AXE.run(
         page, context=context, options={"resultTypes": ["violations"], **(options or {})}
     )
@@ -41,7 +48,7 @@ def serious(page: Any, context: Any = None, options: dict[str, Any] | None = Non
         f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:4]]}"
         f" {' '.join(v['nodes'][0]['failureSummary'].split())[:300]}"
         for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
+        if v["impact"] in ("serious", "critical") or v["id"] in STRUCTURE_RULES
     ]
 
 

@@ -46,6 +46,11 @@ _SCAN = """() => {
     }
   }
   if (bad(document.title)) out.push(`title: ${document.title}`);
+  // What a person sees, as the page lays it out (CSS hides what is not for this screen): no
+  // missing value, no object, no name said twice in a row ("Alice2Alice2", issue 35.5).
+  const seen = document.body.innerText;
+  for (const m of seen.matchAll(/\\b(null|undefined|NaN)\\b|\\[object \\w+\\]/g)) out.push(`seen: ${m[0]}`);
+  for (const m of seen.matchAll(/(\\p{Lu}[\\p{L}\\d]{2,})\\1(?![\\p{L}\\d])/gu)) out.push(`twice: ${m[0]}`);
   return out;
 }"""
 
@@ -112,6 +117,30 @@ def tables(rd_server: Any) -> Iterator[dict[str, Any]]:
             raise AssertionError("eight games in a row ended before a city of ten tiles")
         finished = table(2, start=True)
         assert _play(http, ana, finished, lambda s: s["status"] == "finished")
+        beto_auth = {"Authorization": f"Bearer {beto['token']}"}
+
+        def with_beto(seats: int, bots: int = 0, start: bool = True) -> str:
+            tid = table(seats, start=False)
+            http.post(f"/tables/{tid}/join", headers=beto_auth).raise_for_status()
+            for _ in range(bots):
+                http.post(f"/tables/{tid}/bots", json={}, headers=auth).raise_for_status()
+            if start:
+                http.post(f"/tables/{tid}/start", headers=auth).raise_for_status()
+            return tid
+
+        # Issue 35.5: a waiting room with every seat taken, the table "Play again" makes, a
+        # table cancelled mid-game, and a game one player resigned from (ranked last).
+        full = with_beto(2, start=False)
+        again = http.post(f"/tables/{finished}/rematch", headers=auth)
+        again.raise_for_status()
+        cancelled = with_beto(2)
+        http.post(f"/tables/{cancelled}/cancel", headers=auth).raise_for_status()
+        http.post(
+            f"/tables/{cancelled}/cancel/vote", json={"agree": True}, headers=beto_auth
+        ).raise_for_status()
+        resigned = with_beto(3, bots=1)
+        http.post(f"/tables/{resigned}/resign", headers=beto_auth).raise_for_status()
+        assert _play(http, ana, resigned, lambda s: s["status"] == "finished")
         # The replay step of one of Ana's own moves, with the server's line for it.
         steps = http.get(f"/tables/{finished}/replay/steps?perspective=0&lang=es&count=500").json()[
             "steps"
@@ -123,6 +152,10 @@ def tables(rd_server: Any) -> Iterator[dict[str, Any]]:
             "playing": playing,
             "finished": finished,
             "step": own,
+            "full": full,
+            "again": str(again.json()["id"]),
+            "cancelled": cancelled,
+            "resigned": resigned,
         }
 
 
@@ -174,6 +207,16 @@ def test_the_main_pages_read_as_words(
         ),
         "player": (f"/players/{tables['ana']['id']}", "[data-testid=history]"),
         "admin": ("/admin", "h1"),
+        # Issue 35.5: every seat taken, Play again's table, a cancelled one, a resignation,
+        # and every kind of address that leads nowhere (seen by a player with a name).
+        "full": (f"/tables/{tables['full']}", "body[data-status=open] [data-action=start]"),
+        "again": (f"/tables/{tables['again']}", "body[data-status=open] #setup:not([hidden])"),
+        "cancelled": (f"/tables/{tables['cancelled']}", "body[data-status=finished] #result"),
+        "resigned": (f"/tables/{tables['resigned']}", "body[data-status=finished] #result"),
+        "no-table": ("/tables/no-such-table", "body[data-status=gone] #gone h1"),
+        "no-player": ("/players/no-such-player", "body[data-status=gone] #gone h1"),
+        "no-replay": ("/replays/no-such-table", "body[data-status=gone] #gone h1"),
+        "no-page": ("/no/such/page", "body[data-status=gone] #gone h1"),
     }
     for name, (path, ready) in pages.items():
         _open(page, path, ready)
@@ -189,6 +232,25 @@ def test_the_main_pages_read_as_words(
             else:
                 expect(action).to_contain_text(f"Ana {played}: ")
             assert not re.search(r"\w+: (null|\w+ \()|\(\w+: ", action.inner_text())
+        if name == "full":
+            # The host's waiting room once every seat is taken: Start, Leave, Delete, nothing else.
+            expect(page.locator("#setup [data-action=start]")).to_be_enabled()
+            expect(page.locator("#setup [data-action=leave]")).to_be_visible()
+        if name == "cancelled":
+            expect(page.locator("#turn-banner")).to_contain_text(
+                "cancelada" if lang == "es" else "cancelled"
+            )
+            # The board of a cancelled game waits for nobody.
+            expect(page.locator("#board")).not_to_contain_text(
+                "Esperando" if lang == "es" else "Waiting"
+            )
+        if name == "resigned":
+            # The resignation's line names the player, never "Seat 2".
+            lines = page.get_by_test_id("tiebreak")
+            expect(lines.last).to_contain_text("Beto")
+            expect(page.locator("#result")).not_to_contain_text(
+                re.compile(r"\b(Asiento|Seat|asiento|seat) \d")
+            )
         if name == "admin":
             # The heading is light on the felt (it was dark ink on dark green).
             rgb = page.locator("h1").evaluate("el => getComputedStyle(el).color")

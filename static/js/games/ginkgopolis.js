@@ -819,7 +819,7 @@ function decisionPanel(ctx, picture, view, me, selects, rerender) {
   if (me.has_selected && view.phase === "select") text = ctx.t("ginkgopolis.wait_selected");
   else if (waiting.length) text = ctx.t("ginkgopolis.wait_for", { names: waiting.join(", ") });
   else text = ctx.t("ginkgopolis.wait");
-  return h("section", { class: "gk-decision waiting" }, h("p", { class: "gk-hint" }, text));
+  return h("section", { class: "gk-decision waiting", "data-waiting": true }, h("p", { class: "gk-hint" }, text));
 }
 
 // ------------------------------------------------------------------ public piles, districts, final

@@ -859,7 +859,8 @@ function categoriesTable(ctx, view) {
   const seats = view.players;
   return h(
     "details",
-    { class: "ga-categories", open: true },
+    // A shift scored: its categories come into view (table.js, data-scored).
+    { class: "ga-categories", open: true, "data-scored": scored.size ? `scored-${scored.size}` : null },
     h("summary", null, ctx.t("gluckauf.categories_title", { shift: roman(view.shift) })),
     h(
       "div",

@@ -250,7 +250,7 @@ function lastDealSummary(ctx, view) {
   const last = view.deal_scores[view.deal_scores.length - 1];
   return h(
     "div",
-    { class: "deal-summary" },
+    { class: "deal-summary", "data-scored": `deal-${last.deal}` },
     h("strong", null, ctx.t("luz.deal_summary", { n: last.deal })),
     h(
       "ul",

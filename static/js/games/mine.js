@@ -732,7 +732,7 @@ function decisionPanel(ctx, view, picture, { places, pass, discards, targetsByLo
   else if (view.phase === "discard") text = ctx.t("mine.waiting_discard", { names: view.to_act.map((s) => directorName(ctx, s, n)).join(", ") });
   else if (view.turn !== null && view.turn !== undefined) text = ctx.t("mine.waiting_turn", { name: directorName(ctx, view.turn, n) });
   else text = ctx.t("mine.waiting");
-  return h("section", { class: "mine-decision idle" }, h("p", null, text));
+  return h("section", { class: "mine-decision idle", "data-waiting": view.phase !== "over" }, h("p", null, text));
 }
 
 // ------------------------------------------------------------------ status line and turn order
@@ -796,7 +796,7 @@ function reportPanel(ctx, view) {
   const row = (cells) => h("tr", null, cells);
   return h(
     "section",
-    { class: "mine-report", "aria-label": ctx.t("mine.report_title", { n: r.round }) },
+    { class: "mine-report", "aria-label": ctx.t("mine.report_title", { n: r.round }), "data-scored": `round-${r.round}` },
     h("h3", null, ctx.t("mine.report_title", { n: r.round })),
     h(
       "ol",

@@ -242,8 +242,9 @@ def test_the_main_pages_read_as_words(
             )
             # The board of a cancelled game waits for nobody.
             expect(page.locator("#board")).not_to_contain_text(
-                "Esperando" if lang == "es" else "Waiting"
+                "Esperando" if lang == "es" else "Waiting", use_inner_text=True
             )
+            expect(page.locator("#board [data-waiting]:visible")).to_have_count(0)
         if name == "resigned":
             # The resignation's line names the player, never "Seat 2".
             lines = page.get_by_test_id("tiebreak")

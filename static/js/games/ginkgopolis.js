@@ -500,7 +500,7 @@ function roundStrip(ctx, picture, view) {
       { class: ["gk-spot", `s-${state}`], "data-player": pl.player, "data-state": state, ...flip(`gk-spot-${pl.player}`) },
       body,
       h("span", { class: "gk-spot-name" }, swatch(pl.colour), playerName(ctx, view, pl.player)),
-      note ? h("span", { class: "gk-spot-note" }, note) : null,
+      note ? h("span", { class: "gk-spot-note", "data-waiting": state === "choosing" }, note) : null,
     );
   });
   const title = {

@@ -119,7 +119,7 @@ def test_the_top_bar_never_covers_the_name_or_its_pencil(
     table_id = seated_table(r3_api, owner, bots=1, seats=2, game="ginkgopolis")
     page = r3_context(locale=locale, player=owner, viewport=viewport).new_page()
     for path, ready in (
-        (f"/tables/{table_id}", "body[data-status=playing] #table-title:not(:empty)"),
+        (f"/tables/{table_id}", "body[data-turn=me] #table-title:not(:empty)"),
         ("/", "#my-tables-title"),
         (f"/players/{owner['id']}", "h1"),
         ("/games/luz/rules", "h1"),
@@ -127,10 +127,12 @@ def test_the_top_bar_never_covers_the_name_or_its_pencil(
         page.goto(path)
         page.wait_for_selector(ready)
         expect(page.get_by_test_id("whoami")).to_be_visible()
+        page.evaluate("window.scrollTo(0, 0)")  # the bar is at the top of the page
         assert page.evaluate(TOPBAR) == [], f"{path} at {viewport['width']} px, {locale}"
     size = "phone" if viewport == PHONE else "laptop"
     page.goto(f"/tables/{table_id}")
-    page.wait_for_selector("body[data-status=playing] #table-title:not(:empty)")
+    page.wait_for_selector("body[data-turn=me] #table-title:not(:empty)")
+    page.evaluate("window.scrollTo(0, 0)")
     shot(page.locator(".topbar"), f"topbar-{size}-{locale[:2]}.png")
 
 

@@ -100,6 +100,22 @@ function showFigureError(figure, name, detail) {
   figure.querySelector(".figure-board")?.replaceChildren(message);
 }
 
+// A figure is a picture of one moment: its parts ("Seat 2", "Central board") are groups of
+// the picture, not landmarks of the page, where every figure would repeat them (issue 35.8).
+const LANDMARKS = "section, aside, nav, main, form, [role=region], [role=complementary], [role=navigation], [role=main], [role=form], [role=search]";
+
+function notLandmarks(board) {
+  for (const el of board.querySelectorAll(LANDMARKS)) {
+    // A named <section> or <form> counts as a landmark whatever its role says (axe reads it
+    // so): the part becomes a <div> group with the same attributes and children.
+    const group = document.createElement("div");
+    for (const { name, value } of el.attributes) group.setAttribute(name, value);
+    group.setAttribute("role", "group");
+    group.append(...el.childNodes);
+    el.replaceWith(group);
+  }
+}
+
 async function drawFigure(figure, token) {
   const name = figure.dataset.figure || "";
   let board = figure.querySelector(":scope > .figure-board");
@@ -130,6 +146,7 @@ async function drawFigure(figure, token) {
     board.replaceChildren();
     state.renderer.render(board, frame, context(frame));
     if (!board.childNodes.length) throw new Error("the renderer drew nothing");
+    notLandmarks(board);
     figure.dataset.figureState = "drawn";
   } catch (err) {
     console.error("figure failed", name, err);

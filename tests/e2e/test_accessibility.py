@@ -309,7 +309,8 @@ def test_the_lobby_rules_and_admin_pages_have_no_serious_violation(
     page.press("#token", "Enter")
     page.wait_for_selector(f"tr[data-table='{table_id}']")
     found["admin"] = serious(page)
-    assert {name: v for name, v in found.items() if v} == {}
+    failing = {name: v for name, v in found.items() if v}
+    assert failing == {}, "\n".join(f"{name}: {line}" for name, v in failing.items() for line in v)
 
 
 def test_the_replay_and_player_pages_have_no_serious_violation(
@@ -339,4 +340,5 @@ def test_the_replay_and_player_pages_have_no_serious_violation(
     page.goto(f"/players/{ana['id']}")
     page.wait_for_selector(f"main [href$='{table_id}']")
     found["player"] = serious(page)
-    assert {name: v for name, v in found.items() if v} == {}
+    failing = {name: v for name, v in found.items() if v}
+    assert failing == {}, "\n".join(f"{name}: {line}" for name, v in failing.items() for line in v)

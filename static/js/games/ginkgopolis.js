@@ -924,7 +924,7 @@ function finalPanel(ctx, view) {
           h(
             "tr",
             null,
-            h("th", null, ""),
+            h("td", { class: "corner" }),
             ["sp", "districts", "cards", "tokens", "total"].map((k) => h("th", { scope: "col" }, ctx.t(`ginkgopolis.score.${k}`))),
           ),
         ),

@@ -925,7 +925,7 @@ function finalTable(ctx, view) {
       h(
         "table",
         null,
-        h("thead", null, h("tr", null, h("th", null, ""), view.players.map((p) => h("th", { scope: "col" }, worker(ctx, p.seat), " ", ctx.seatName(p.seat))))),
+        h("thead", null, h("tr", null, h("td", { class: "corner" }), view.players.map((p) => h("th", { scope: "col" }, worker(ctx, p.seat), " ", ctx.seatName(p.seat))))),
         h(
           "tbody",
           null,

@@ -430,7 +430,7 @@ function scoreSheet(ctx, view) {
           h(
             "table",
             null,
-            h("thead", null, h("tr", null, h("th", null, ""), seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s))))),
+            h("thead", null, h("tr", null, h("td", { class: "corner" }), seats.map((s) => h("th", { scope: "col" }, ctx.seatName(s))))),
             h("tbody", null, rows),
             h(
               "tfoot",

@@ -812,14 +812,14 @@ function reportPanel(ctx, view) {
           : h("p", null, ctx.t("mine.report.no_raids"))),
       step(4, locName(ctx, "expedition"),
         h("table", { class: "report-table" },
-          h("thead", null, row([h("th", null, ""), ids.map((d) => h("th", { scope: "col", title: directorName(ctx, d, n) }, h("span", { "aria-hidden": "true" }, SYMBOL[colourId(d)]), h("span", { class: "sr-only" }, directorName(ctx, d, n))))])),
+          h("thead", null, row([h("td", { class: "corner" }), ids.map((d) => h("th", { scope: "col", title: directorName(ctx, d, n) }, h("span", { "aria-hidden": "true" }, SYMBOL[colourId(d)]), h("span", { class: "sr-only" }, directorName(ctx, d, n))))])),
           h("tbody", null,
             row([h("th", { scope: "row" }, ctx.t("mine.report.limit")), ids.map((d) => h("td", null, String(r.sale_limits[d] ?? "")))]),
             row([h("th", { scope: "row" }, ctx.t("mine.report.sold")), ids.map((d) => h("td", { class: "num-strong" }, r.sold[d] ? `+${r.sold[d]}` : "0"))])))),
       r.extraction.length
         ? step(5, locName(ctx, "mine"),
             h("table", { class: "report-table" },
-              h("thead", null, row([h("th", null, ""), ids.map((d) => h("th", { scope: "col", title: directorName(ctx, d, n) }, h("span", { "aria-hidden": "true" }, SYMBOL[colourId(d)]), h("span", { class: "sr-only" }, directorName(ctx, d, n))))])),
+              h("thead", null, row([h("td", { class: "corner" }), ids.map((d) => h("th", { scope: "col", title: directorName(ctx, d, n) }, h("span", { "aria-hidden": "true" }, SYMBOL[colourId(d)]), h("span", { class: "sr-only" }, directorName(ctx, d, n))))])),
               h("tbody", null,
                 row([h("th", { scope: "row" }, ctx.t("mine.report.extraction")), ids.map((d) => h("td", { class: r.blasted[d] ? "blasted" : "" }, r.blasted[d] ? `✸ 0` : String(r.extraction[d] ?? "")))]),
                 row([h("th", { scope: "row" }, ctx.t("mine.report.taken")), ids.map((d) => h("td", { class: "num-strong" }, String(r.taken[d] ?? "")))]))))
@@ -827,7 +827,7 @@ function reportPanel(ctx, view) {
       r.drawn.length
         ? step(6, locName(ctx, "recruitment"),
             h("table", { class: "report-table" },
-              h("thead", null, row([h("th", null, ""), ids.map((d) => h("th", { scope: "col", title: directorName(ctx, d, n) }, h("span", { "aria-hidden": "true" }, SYMBOL[colourId(d)]), h("span", { class: "sr-only" }, directorName(ctx, d, n))))])),
+              h("thead", null, row([h("td", { class: "corner" }), ids.map((d) => h("th", { scope: "col", title: directorName(ctx, d, n) }, h("span", { "aria-hidden": "true" }, SYMBOL[colourId(d)]), h("span", { class: "sr-only" }, directorName(ctx, d, n))))])),
               h("tbody", null,
                 row([h("th", { scope: "row" }, ctx.t("mine.report.drawn")), ids.map((d) => h("td", null, String(r.drawn[d] ?? "")))]),
                 row([h("th", { scope: "row" }, ctx.t("mine.report.discarded")), ids.map((d) => h("td", null, String(r.discarded[d] ?? "")))]))))

@@ -180,6 +180,11 @@ def test_the_result_comes_into_view_for_the_player_and_a_spectator(
     for page in pages:
         _assert_result_in_view(page, motion, scrolled=viewport == PHONE)
     expect(player_page.locator("#result [data-action=play-again]")).to_be_visible()
+    if viewport == PHONE and game != "ginkgopolis":  # Ginkgopolis scores only at the end
+        # A deal, a round or a shift scored while the spectator looked at the bottom of the
+        # page: what it gave came into view (the renderer's data-scored mark).
+        scored = spectator_page.evaluate("window.__scrolls.filter((s) => s.scored)")
+        assert scored, "no scoring came into view for the spectator"
     size = "phone" if viewport == PHONE else "laptop"
     shot(player_page, f"{game}-end-{size}.png")
     shot(spectator_page, f"{game}-end-{size}-spectator.png")

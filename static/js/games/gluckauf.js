@@ -7,6 +7,7 @@
 // button). It knows no rules: what is clickable comes only from picture.legal_actions.
 
 import { h, fill } from "../dom.js";
+import { fold, keepOpen } from "../fold.js";
 
 // ------------------------------------------------------------------ component data (cosmetic)
 
@@ -857,9 +858,9 @@ function categoryCount(cat, player) {
 function categoriesTable(ctx, view) {
   const scored = new Set(view.scored_categories);
   const seats = view.players;
-  return h(
+  const details = h(
     "details",
-    { class: "ga-categories", open: true },
+    { class: "ga-categories" },
     h("summary", null, ctx.t("gluckauf.categories_title", { shift: roman(view.shift) })),
     h(
       "div",
@@ -909,6 +910,8 @@ function categoriesTable(ctx, view) {
     ),
     h("p", { class: "muted-label small" }, view.n_players === 2 ? ctx.t("gluckauf.two_player_note") : ctx.t("gluckauf.ties_note")),
   );
+  // A reference panel: open on a wide screen, a one-line summary on a phone (fold.js).
+  return keepOpen(details, "ga-categories", (phone) => !phone);
 }
 
 function finalTable(ctx, view) {
@@ -947,7 +950,7 @@ function finalTable(ctx, view) {
 }
 
 function helpBox(ctx) {
-  return h(
+  const details = h(
     "details",
     { class: "ga-help" },
     h("summary", null, ctx.t("gluckauf.help.title")),
@@ -957,6 +960,25 @@ function helpBox(ctx) {
       ["goal", "place", "factory", "mining", "orders", "scoring", "end"].map((k) => h("li", null, ctx.t(`gluckauf.help.${k}`))),
     ),
   );
+  return keepOpen(details, "ga-help", false);
+}
+
+/** The one line of another player's folded area on a phone: who, VP, money, workers, orders. */
+function playerLine(ctx, view, player, toAct) {
+  return [
+    worker(ctx, player.seat, 1, { class: "badge" }),
+    " ",
+    h("b", { class: "ga-name" }, ctx.seatName(player.seat)),
+    toAct ? h("span", { class: "turn-dot", title: ctx.t("gluckauf.to_act") }, " ▶") : null,
+    " · ",
+    ctx.t("gluckauf.fold_line", {
+      vp: player.vp,
+      money: player.money,
+      workers: player.supply,
+      orders: player.orders.length,
+      delivered: player.delivered_count,
+    }),
+  ];
 }
 
 // ------------------------------------------------------------------ render
@@ -974,9 +996,12 @@ export function render(root, picture, ctx) {
   const figure = picture.name !== undefined || picture.caption !== undefined;
   offered = new Set();
   shown = view;
-  const panels = order.map((seat) =>
-    playerPanel(ctx, view, players.get(seat), actions, { mine: seat === viewer, toAct: toAct.has(seat) }),
-  );
+  // On a phone, the other players' areas are one-line summaries that open on a tap (fold.js).
+  const panels = order.map((seat) => {
+    const panel = playerPanel(ctx, view, players.get(seat), actions, { mine: seat === viewer, toAct: toAct.has(seat) });
+    if (seat === viewer || figure) return panel;
+    return fold(`ga-p-${seat}`, playerLine(ctx, view, players.get(seat), toAct.has(seat)), panel, { class: `ga-fold s-${seat}` });
+  });
   const board = boardArea(ctx, view, actions);
   const draft = draftArea(ctx, view, actions);
   const decision = decisionPanel(ctx, picture, actions, figure);

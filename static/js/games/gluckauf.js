@@ -976,8 +976,8 @@ function playerLine(ctx, view, player, toAct) {
       money: player.money,
       workers: player.supply,
       orders: player.orders.length,
-      delivered: player.delivered_count,
     }),
+    player.delivered_count ? ` · ${ctx.t("gluckauf.fold_delivered", { n: player.delivered_count })}` : null,
   ];
 }
 

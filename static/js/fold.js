@@ -50,8 +50,17 @@ export function keepOpen(details, key, open) {
     chosen.set(key, details.open);
   });
   const summary = details.querySelector(":scope > summary");
-  // The shell gives the focus back to "the same" control after a redraw (by its data-*).
-  if (summary) summary.dataset.foldSummary = key;
+  if (summary) {
+    // The shell gives the focus back to "the same" control after a redraw (by its data-*).
+    summary.dataset.foldSummary = key;
+    // A tap, Enter or Space clicks the summary, which then opens or closes its part: noted at
+    // once, as a board drawn again before the toggle event comes must keep the player's choice.
+    summary.addEventListener("click", () => {
+      const next = !details.open;
+      setBy.set(details, next);
+      chosen.set(key, next);
+    });
+  }
   return details;
 }
 

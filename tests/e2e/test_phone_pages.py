@@ -12,6 +12,7 @@ decision after a dozen moves, before any page loads.
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -24,6 +25,7 @@ from tests.e2e.conftest import auth, make_player
 from tests.e2e.helpers import LAPTOP, PHONE, context_factory, games_server, seated_table, shot
 
 GAMES = ("gluckauf", "mine", "luz", "ginkgopolis")
+LOG_TITLE = {"es": "Registro de la partida", "en": "Game log"}
 MAX_SCREENS = 2.5
 
 # Each game's table: its seats, Ana's moves before "mid-game", and the ordinary decision to stop
@@ -127,7 +129,7 @@ def open_table(page: Any, tid: str, seated: bool) -> None:
         page.wait_for_selector("body[data-turn='me'] #board [data-decision]")
     else:
         page.wait_for_selector("body[data-status='playing'] #board [data-version]")
-    page.wait_for_function("document.fonts.status === 'loaded'")
+    page.wait_for_function("() => document.fonts.status === 'loaded'")
 
 
 # ------------------------------------------------------------------ the height
@@ -192,7 +194,8 @@ def test_every_folded_part_opens_on_a_tap_and_stays_open(
         if not remaining.count():
             break
         summary = remaining.first
-        details = summary.locator("xpath=..")
+        key = summary.locator("xpath=..").get_attribute("data-fold")
+        details = page.locator(f"#main details[data-fold='{key}']")
         summary.tap()
         expect(details).to_have_attribute("open", "")
         assert details.evaluate(_SHOWN), details.evaluate("d => d.outerHTML.slice(0, 200)")
@@ -208,7 +211,8 @@ def test_every_folded_part_opens_on_a_tap_and_stays_open(
     opened = page.locator("#main :is(details.fold, details[data-fold])[open]").count()
     for lang in ("es", "en"):
         page.select_option("#lang-switch", lang)
-        page.wait_for_function(f"document.documentElement.lang.startsWith('{lang}')")
+        expect(page.locator("html")).to_have_attribute("lang", re.compile(f"^{lang}"))
+        expect(page.locator("#log h2")).to_have_text(LOG_TITLE[lang])
     page.wait_for_selector("#board [data-decision]")
     expect(page.locator("#main :is(details.fold, details[data-fold])[open]")).to_have_count(opened)
     assert page.evaluate(_CLOSED) == []
@@ -246,9 +250,7 @@ def test_a_spectator_finds_every_player_folded_on_a_phone(
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_laptop_shows_everything(
-    pp_context: Any, midgame: dict[str, Any], game: str
-) -> None:
+def test_the_laptop_shows_everything(pp_context: Any, midgame: dict[str, Any], game: str) -> None:
     page = pp_context(player=midgame["ana"], viewport=LAPTOP).new_page()
     open_table(page, midgame[game], True)
     # The players' areas are drawn whole, as before: no summary in their place.

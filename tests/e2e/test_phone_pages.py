@@ -6,7 +6,7 @@ again; on a laptop (1366×768) everything is drawn whole as before.
 
 One server with the four games for the module; each mid-game table is played through the API
 (random legal actions for Ana, random bots at the other seats) up to Ana's next ordinary
-decision after a dozen moves, before any page loads.
+decision after six to eight moves, before any page loads.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def _types(state: dict[str, Any]) -> set[str]:
 
 
 MIDGAME: dict[str, tuple[int, int, Stop]] = {
-    "gluckauf": (3, 12, lambda s: _types(s) == {"place_worker"}),
+    "gluckauf": (3, 8, lambda s: _types(s) == {"place_worker"}),
     "mine": (4, 8, lambda s: "place" in _types(s)),
     "luz": (4, 6, lambda s: "play_card" in _types(s)),
     "ginkgopolis": (4, 6, lambda s: "select" in _types(s)),

@@ -969,6 +969,7 @@ function playerLine(ctx, view, player, toAct) {
     worker(ctx, player.seat, 1, { class: "badge" }),
     " ",
     h("b", { class: "ga-name" }, ctx.seatName(player.seat)),
+    view.starting_player === player.seat ? h("span", { class: "start-marker", title: ctx.t("gluckauf.starting_player") }, " ⚑") : null,
     toAct ? h("span", { class: "turn-dot", title: ctx.t("gluckauf.to_act") }, " ▶") : null,
     " · ",
     ctx.t("gluckauf.fold_line", {

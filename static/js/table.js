@@ -23,6 +23,7 @@ import { installReadable } from "./readable.js";
 import { fillFairPanel } from "./fairness.js";
 import { logLine } from "./logline.js";
 import { useGameStyles, scopeToGame } from "./gamestyle.js";
+import { foldPanel, onCompactChange } from "./fold.js";
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, "").split("/").pop());
 const inviteFromLink = new URLSearchParams(location.search).get("invite");
@@ -62,6 +63,17 @@ const board = document.getElementById("board");
 // Resign, cancel by agreement, delete, "Play again" (issue 18.3).
 const endings = mountEndings({ tableId, state, mySeat, isOwner, status, render });
 const dock = decisionDock(board);
+// On a phone the log and the chat are one-line summaries that open on a tap (fold.js).
+const logFold = foldPanel(document.getElementById("log"), "log");
+const chatFold = foldPanel(document.getElementById("chat"), "chat");
+const seatsFold = foldPanel(document.getElementById("seats"), "seats");
+for (const [folded, list] of [[logFold, "log-list"], [chatFold, "chat-list"]]) {
+  folded.details.addEventListener("toggle", () => {
+    const el = document.getElementById(list);
+    if (folded.details.open) el.scrollTop = el.scrollHeight; // the newest line in sight
+  });
+}
+onCompactChange(() => render()); // the board's parts fold (or unfold) with the screen size
 
 // ------------------------------------------------------------------ helpers
 
@@ -579,18 +591,26 @@ function scoresOf(picture) {
 }
 
 function renderSeats() {
-  const panel = document.getElementById("seats");
   const table = state.table;
   if (!table) {
-    panel.replaceChildren();
+    seatsFold.body.replaceChildren();
     return;
   }
   const p = state.picture;
   const scores = scoresOf(p);
   const mine = mySeat();
   const toAct = new Set(p?.status === "playing" ? p.to_act : []);
-  fill(panel, 
-    h("h2", null, t("seats.title")),
+  seatsFold.heading.textContent = t("seats.title");
+  // Folded on a phone: who is there, with the scores, and whose turn it is.
+  seatsFold.note(
+    table.seats
+      .map((s) => {
+        const score = scores ? scores[s.seat] ?? scores[String(s.seat)] : undefined;
+        return `${toAct.has(s.seat) ? "▶ " : ""}${seatName(table, s.seat)}${score !== undefined ? ` ${score}` : ""}`;
+      })
+      .join(" · "),
+  );
+  fill(seatsFold.body,
     h(
       "ul",
       { class: "seat-list" },
@@ -1143,6 +1163,7 @@ function renderLog() {
   }
   if (!items.length) items.push(h("li", { class: "muted" }, t("log.empty")));
   list.replaceChildren(...items);
+  logFold.note(items[items.length - 1].firstChild?.textContent || "");
   if (nearBottom) list.scrollTop = list.scrollHeight;
 }
 
@@ -1260,6 +1281,8 @@ function renderChat() {
     items.push(h("li", { class: "muted chat-empty" }, state.chatLoaded ? t("chat.empty") : t("table.loading")));
   }
   list.replaceChildren(...items);
+  const newest = state.chat[state.chat.length - 1];
+  chatFold.note(newest ? `${newest.player?.name || "?"}: ${newest.text}` : t("chat.empty"));
   if (nearBottom || list.dataset.seen !== String(state.chat.length)) list.scrollTop = list.scrollHeight;
   list.dataset.seen = String(state.chat.length);
 }

@@ -281,6 +281,9 @@ def test_ginkgopolis_city_numbers_are_not_covered_by_badges(
 def test_a_card_and_the_city_zoom_and_close(rd_context: Any, rd_tables: dict[str, Any]) -> None:
     page = rd_context(player=rd_tables["ana"], viewport=PHONE, has_touch=True).new_page()
     page.goto(f"/tables/{rd_tables['ginkgopolis']}")
+    # On a phone Hal's area is a one-line summary that opens on a tap (issue 35.2).
+    page.wait_for_selector("body[data-status='finished'] .gk-player.hal", state="attached")
+    page.locator("#board details.fold:has(.gk-player.hal) > summary").tap()
     page.wait_for_selector("body[data-status='finished'] .gk-tableau [data-zoom]")
     zoom = page.get_by_test_id("zoom")
     card = page.locator(".gk-player.hal .gk-tableau [data-zoom]").first

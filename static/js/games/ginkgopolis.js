@@ -8,6 +8,7 @@
 
 import { h, fill } from "../dom.js";
 import { renderMessage } from "../i18n.js";
+import { fold, keepOpen } from "../fold.js";
 
 // ------------------------------------------------------------------ component data (printed)
 
@@ -567,9 +568,9 @@ function recap(ctx, view) {
   // The round being resolved and the one before (the newest line is scrolled into sight).
   const shown = groups.filter((g) => g.lines.length).slice(-2);
   if (!shown.length) return null;
-  return h(
+  return keepOpen(h(
     "details",
-    { class: "gk-recap", open: true },
+    { class: "gk-recap" },
     h("summary", null, ctx.t("ginkgopolis.recap")),
     h(
       "div",
@@ -577,7 +578,7 @@ function recap(ctx, view) {
       { class: "gk-recap-body", "aria-live": "polite", tabindex: 0, role: "region", "aria-label": ctx.t("ginkgopolis.recap") },
       shown.map((g) => [g.title ? h("p", { class: "gk-recap-round" }, g.title) : null, h("ol", { class: "gk-recap-list" }, g.lines)]),
     ),
-  );
+  ), "gk-recap", true);
 }
 
 // ------------------------------------------------------------------ my area: hand, screen, decisions
@@ -848,7 +849,7 @@ function piles(ctx, view) {
 }
 
 function stacks(ctx, view) {
-  return h(
+  return keepOpen(h(
     "details",
     { class: "gk-extra gk-stacks" },
     h("summary", null, ctx.t("ginkgopolis.stacks_title")),
@@ -861,7 +862,7 @@ function stacks(ctx, view) {
         h("span", { class: "gk-stack-nums" }, (view.stacks[c] || []).join(" · ") || "—"),
       ),
     ),
-  );
+  ), "gk-stacks", false);
 }
 
 function districtList(ctx, view, open = false) {
@@ -879,13 +880,13 @@ function districtList(ctx, view, open = false) {
       ),
     ),
   );
-  return h(
+  return keepOpen(h(
     "details",
-    { class: "gk-extra gk-districts", open: open && view.districts.length > 0 },
+    { class: "gk-extra gk-districts" },
     h("summary", null, ctx.t("ginkgopolis.districts_title", { n: view.districts.length })),
     h("p", { class: "gk-small" }, ctx.t(view.final ? "ginkgopolis.districts_hint_final" : "ginkgopolis.districts_hint")),
     rows.length ? h("ul", null, rows) : h("p", { class: "gk-small" }, ctx.t("ginkgopolis.no_districts")),
-  );
+  ), "gk-districts", open && view.districts.length > 0);
 }
 
 function finalPanel(ctx, view) {
@@ -935,7 +936,7 @@ function finalPanel(ctx, view) {
 }
 
 function helpBox(ctx, view) {
-  return h(
+  return keepOpen(h(
     "details",
     { class: "gk-extra gk-help" },
     h("summary", null, ctx.t("ginkgopolis.help.title")),
@@ -944,7 +945,25 @@ function helpBox(ctx, view) {
       null,
       ["goal", "select", "exploit", "urbanize", "build", "colours", "end", view.solo ? "hal" : "pass"].map((k) => h("li", null, ctx.t(`ginkgopolis.help.${k}`))),
     ),
-  );
+  ), "gk-help", false);
+}
+
+/** The one line of another player's folded area on a phone: who, SP, resources, tiles, cards. */
+function playerLine(ctx, view, pl, toAct) {
+  const final = view.final?.find((f) => f.player === pl.player);
+  const sp = final ? final.total : pl.sp;
+  return [
+    swatch(pl.colour),
+    " ",
+    h("b", null, playerName(ctx, view, pl.player)),
+    toAct ? " ▶" : null,
+    " · ",
+    sp === null ? ctx.t("ginkgopolis.sp_hidden") : ctx.t("ginkgopolis.sp_n", { n: sp }),
+    " · ",
+    pl.hal
+      ? ctx.t("ginkgopolis.fold_line_hal", { reserve: pl.supply, city: pl.on_buildings, cards: pl.characters.length + pl.tableau.length })
+      : ctx.t("ginkgopolis.fold_line", { resources: pl.resources, tiles: pl.tile_count, city: pl.on_buildings, cards: pl.characters.length + pl.tableau.length }),
+  ];
 }
 
 // ------------------------------------------------------------------ render
@@ -1031,7 +1050,11 @@ function draw(root, picture, ctx, view) {
             "div",
             { class: "gk-side" },
             roundStrip(ctx, picture, view),
-            others.map((p) => playerPanel(ctx, picture, view, p, toAct.has(p.player))),
+            // On a phone, the other players' areas are one-line summaries that open on a tap.
+            others.map((p) => {
+              const panel = playerPanel(ctx, picture, view, p, toAct.has(p.player));
+              return isFigure(ctx) ? panel : fold(`gk-p-${p.player}`, playerLine(ctx, view, p, toAct.has(p.player)), panel, { class: `gk-fold pc-${p.colour}` });
+            }),
           ),
         ),
         me

@@ -7,6 +7,7 @@
 // button). It knows no rules: what is clickable comes only from picture.legal_actions.
 
 import { h, fill } from "../dom.js";
+import { fold, keepOpen } from "../fold.js";
 
 // ------------------------------------------------------------------ component data (cosmetic)
 
@@ -857,10 +858,10 @@ function categoryCount(cat, player) {
 function categoriesTable(ctx, view) {
   const scored = new Set(view.scored_categories);
   const seats = view.players;
-  return h(
+  const details = h(
     "details",
     // A shift scored: its categories come into view (table.js, data-scored).
-    { class: "ga-categories", open: true, "data-scored": scored.size ? `scored-${scored.size}` : null },
+    { class: "ga-categories", "data-scored": scored.size ? `scored-${scored.size}` : null },
     h("summary", null, ctx.t("gluckauf.categories_title", { shift: roman(view.shift) })),
     h(
       "div",
@@ -910,6 +911,8 @@ function categoriesTable(ctx, view) {
     ),
     h("p", { class: "muted-label small" }, view.n_players === 2 ? ctx.t("gluckauf.two_player_note") : ctx.t("gluckauf.ties_note")),
   );
+  // A reference panel: open on a wide screen, a one-line summary on a phone (fold.js).
+  return keepOpen(details, "ga-categories", (phone) => !phone);
 }
 
 function finalTable(ctx, view) {
@@ -948,7 +951,7 @@ function finalTable(ctx, view) {
 }
 
 function helpBox(ctx) {
-  return h(
+  const details = h(
     "details",
     { class: "ga-help" },
     h("summary", null, ctx.t("gluckauf.help.title")),
@@ -958,6 +961,26 @@ function helpBox(ctx) {
       ["goal", "place", "factory", "mining", "orders", "scoring", "end"].map((k) => h("li", null, ctx.t(`gluckauf.help.${k}`))),
     ),
   );
+  return keepOpen(details, "ga-help", false);
+}
+
+/** The one line of another player's folded area on a phone: who, VP, money, workers, orders. */
+function playerLine(ctx, view, player, toAct) {
+  return [
+    worker(ctx, player.seat, 1, { class: "badge" }),
+    " ",
+    h("b", { class: "ga-name" }, ctx.seatName(player.seat)),
+    view.starting_player === player.seat ? h("span", { class: "start-marker", title: ctx.t("gluckauf.starting_player") }, " ⚑") : null,
+    toAct ? h("span", { class: "turn-dot", title: ctx.t("gluckauf.to_act") }, " ▶") : null,
+    " · ",
+    ctx.t("gluckauf.fold_line", {
+      vp: player.vp,
+      money: player.money,
+      workers: player.supply,
+      orders: player.orders.length,
+    }),
+    player.delivered_count ? ` · ${ctx.t("gluckauf.fold_delivered", { n: player.delivered_count })}` : null,
+  ];
 }
 
 // ------------------------------------------------------------------ render
@@ -975,9 +998,12 @@ export function render(root, picture, ctx) {
   const figure = picture.name !== undefined || picture.caption !== undefined;
   offered = new Set();
   shown = view;
-  const panels = order.map((seat) =>
-    playerPanel(ctx, view, players.get(seat), actions, { mine: seat === viewer, toAct: toAct.has(seat) }),
-  );
+  // On a phone, the other players' areas are one-line summaries that open on a tap (fold.js).
+  const panels = order.map((seat) => {
+    const panel = playerPanel(ctx, view, players.get(seat), actions, { mine: seat === viewer, toAct: toAct.has(seat) });
+    if (seat === viewer || figure) return panel;
+    return fold(`ga-p-${seat}`, playerLine(ctx, view, players.get(seat), toAct.has(seat)), panel, { class: `ga-fold s-${seat}` });
+  });
   const board = boardArea(ctx, view, actions);
   const draft = draftArea(ctx, view, actions);
   const decision = decisionPanel(ctx, picture, actions, figure);

@@ -4,6 +4,7 @@
 // It knows no rules: what is clickable comes only from picture.legal_actions.
 
 import { h, fill } from "../dom.js";
+import { keepOpen } from "../fold.js";
 
 const SUN = "☀";
 
@@ -270,7 +271,7 @@ function lastDealSummary(ctx, view) {
 
 /** A short "how to play" for newcomers, folded by default. */
 function helpBox(ctx, view) {
-  return h(
+  return keepOpen(h(
     "details",
     { class: "luz-help" },
     h("summary", null, ctx.t("luz.help.title")),
@@ -281,7 +282,7 @@ function helpBox(ctx, view) {
         h("li", null, ctx.t(`luz.help.${k}`)),
       ),
     ),
-  );
+  ), "luz-help", false);
 }
 
 // ------------------------------------------------------------------ action panels
@@ -419,9 +420,10 @@ function scoreSheet(ctx, view) {
       }),
     ),
   );
-  return h(
+  // A reference panel: open on a wide screen once a deal is scored, a summary on a phone.
+  return keepOpen(h(
     "details",
-    { class: "luz-sheet", open: view.deal_scores.length > 0 || null },
+    { class: "luz-sheet" },
     h("summary", null, ctx.t("luz.score_sheet")),
     view.deal_scores.length
       ? h(
@@ -440,12 +442,12 @@ function scoreSheet(ctx, view) {
           ),
         )
       : h("p", { class: "muted small" }, ctx.t("luz.sheet_empty")),
-  );
+  ), "luz-sheet", (phone) => !phone && view.deal_scores.length > 0);
 }
 
 function tricksList(ctx, view) {
   if (!view.completed_tricks.length) return null;
-  return h(
+  return keepOpen(h(
     "details",
     { class: "luz-tricks" },
     h("summary", null, ctx.t("luz.tricks_this_deal", { n: view.completed_tricks.length + view.hidden_tricks })),
@@ -462,7 +464,7 @@ function tricksList(ctx, view) {
         ),
       ),
     ),
-  );
+  ), "luz-tricks", false);
 }
 
 // ------------------------------------------------------------------ render

@@ -6,6 +6,7 @@
 // It knows no rules: what is clickable comes only from picture.legal_actions.
 
 import { h, fill } from "../dom.js";
+import { fold, keepOpen } from "../fold.js";
 
 // ------------------------------------------------------------------ component data (cosmetic)
 
@@ -906,7 +907,7 @@ function finalPanel(ctx, view, result) {
 }
 
 function helpBox(ctx, view) {
-  return h(
+  return keepOpen(h(
     "details",
     { class: "mine-help" },
     h("summary", null, ctx.t("mine.help.title")),
@@ -916,7 +917,7 @@ function helpBox(ctx, view) {
       { class: "colour-list" },
       ["c0", "c1", "c2", "c3", "c4", "c5"].map((c) => h("li", null, colourSwatch(ctx, c), " ", colourTitle(ctx, c))),
     ),
-  );
+  ), "mine-help", false);
 }
 
 function discardList(ctx, view) {
@@ -926,13 +927,33 @@ function discardList(ctx, view) {
     const k = cardInfo(id).kind;
     counts.set(k, (counts.get(k) || 0) + 1);
   }
-  return h(
+  return keepOpen(h(
     "details",
     { class: "mine-discards" },
     h("summary", null, ctx.t("mine.discard_pile", { n: view.discard_pile.length })),
     h("ul", { class: "discard-kinds" }, [...counts.entries()].map(([k, c]) =>
       h("li", null, h("span", { class: "mini-glyph", "aria-hidden": "true" }, GLYPH[k]), `${kindName(ctx, k)} × ${c}`))),
-  );
+  ), "mine-discards", false);
+}
+
+/** The one line of another director's folded board on a phone: colour, name, points, cards. */
+function directorLine(ctx, view, d, toAct) {
+  return [
+    colourSwatch(ctx, d.colour),
+    " ",
+    h("b", null, directorName(ctx, d.director, view.n_seats)),
+    toAct ? " ▶" : null,
+    " · ",
+    ctx.t("mine.fold_line", { score: d.score, hand: d.hand_size, placed: d.placed_count, max: view.max_placed, stock: d.stock }),
+    d.passed ? ` · ${ctx.t("mine.passed")}` : null,
+  ];
+}
+
+/** The resolution panel (or the order of resolution) of the centre: a summary on a phone. */
+function foldedReport(ctx, view, panel) {
+  if (!panel) return null;
+  const title = panel.querySelector("h3")?.textContent || "";
+  return fold("mine-report", title, panel, { class: "mine-fold mine-report-fold" });
 }
 
 // ------------------------------------------------------------------ render
@@ -1005,8 +1026,17 @@ function draw(root, picture, baseCtx) {
       h(
         "div",
         { class: "mine-felt" },
-        h("div", { class: "mine-centre" }, gear(ctx, view), centralPanel(ctx, view), finalPanel(ctx, view, picture.result) || reportPanel(ctx, view) || orderPanel(ctx)),
-        h("div", { class: ["mine-others", `n-${others.length}`] }, others.map((id) => board(view.directors[id], false))),
+        h("div", { class: "mine-centre" }, gear(ctx, view), centralPanel(ctx, view), finalPanel(ctx, view, picture.result) || (figure ? reportPanel(ctx, view) || orderPanel(ctx) : foldedReport(ctx, view, reportPanel(ctx, view) || orderPanel(ctx)))),
+        // On a phone, the other directors' boards are one-line summaries that open on a tap.
+        h(
+          "div",
+          { class: ["mine-others", `n-${others.length}`] },
+          others.map((id) => {
+            const d = view.directors[id];
+            const one = board(d, false);
+            return figure ? one : fold(`mine-d-${id}`, directorLine(ctx, view, d, toAct.has(d.director)), one, { class: `mine-fold col-${d.colour}` });
+          }),
+        ),
         myDir
           ? h(
               "div",

@@ -104,35 +104,51 @@ def json_path(
     (``literal['auto']``, ``bool``, ``function-after[...]``, a model's name) or the tag
     of a tagged union (``place``). Walking the document that was validated tells them
     from its keys: a part the document has is followed, one it has not is pydantic's and
-    left out, except the last part of a ``missing`` error, the key the document lacks.
+    left out, except the last part of a ``missing`` error, the key the document lacks. A
+    part that is both a key of an object and its tag (a frame ``{"type": "action",
+    "action": ...}``) is read the way that leaves out fewer parts the document lacks.
     The second value is the length of the path where the first such part was left out
     (the value a union refused), None when there was none, and the third that part (the
     union's member). With ``document`` :data:`UNKNOWN`, every part is kept."""
     if document is UNKNOWN:
         return [str(part) for part in loc], None, ""
-    path: list[str] = []
-    union_at: int | None = None
-    member = ""
-    node = document
-    last = len(loc) - 1
-    for i, part in enumerate(loc):
-        if isinstance(node, dict) and str(part) in node:
-            node = node[str(part)]
-        elif (
-            isinstance(node, list)
-            and isinstance(part, int)
-            and not isinstance(part, bool)
-            and 0 <= part < len(node)
-        ):
-            node = node[part]
-        elif i == last and kind in _MISSING and isinstance(node, dict | list):
-            node = None
-        else:
-            if union_at is None:
-                union_at, member = len(path), str(part)
-            continue
-        path.append(str(part))
+    path, union_at, member, _ = _walk(tuple(loc), document, kind, 0)
     return path, union_at, member
+
+
+def _walk(
+    loc: tuple[Any, ...], node: Any, kind: str, depth: int, tagged: bool = False
+) -> tuple[list[str], int | None, str, int]:
+    """:func:`json_path` of ``loc`` from ``node`` (``depth`` parts down; ``tagged`` once a
+    part was read as its tag), with the number of parts left out that were no tag of the
+    object they were met at (fewer is better; on a tie, a tag is read as the tag)."""
+    if not loc:
+        return [], None, "", 0
+    part, rest = loc[0], loc[1:]
+    key = str(part)
+    tag = not tagged and isinstance(node, dict) and key in node.values()
+    if isinstance(node, dict) and key in node:
+        path, at, member, cost = _walk(rest, node[key], kind, depth + 1)
+        followed = ([key, *path], at, member, cost)
+        if not tag:
+            return followed
+        # The key is also a tag of this object: perhaps pydantic's part, not the key.
+        path, at, member, cost = _walk(rest, node, kind, depth, True)
+        as_tag = (path, depth if at is None else at, key if at is None else member, cost)
+        return followed if followed[3] < as_tag[3] else as_tag
+    if (
+        isinstance(node, list)
+        and isinstance(part, int)
+        and not isinstance(part, bool)
+        and 0 <= part < len(node)
+    ):
+        path, at, member, cost = _walk(rest, node[part], kind, depth + 1)
+        return [key, *path], at, member, cost
+    if not rest and kind in _MISSING and isinstance(node, dict | list):
+        return [key], None, "", 0
+    # pydantic's own part: a union's member, or a tag (which costs nothing).
+    path, at, member, cost = _walk(rest, node, kind, depth, tagged or tag)
+    return path, depth if at is None else at, key if at is None else member, cost + (not tag)
 
 
 def _allowed(error: Mapping[str, Any]) -> list[str]:

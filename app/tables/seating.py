@@ -190,8 +190,14 @@ class Lobby:
         try:
             engine.validate_options(parsed, seat_count)
         except InvalidOptions as exc:
+            # A game's check across options names the option it refuses, as pydantic would.
+            loc = [] if exc.option is None else exc.option.split(".")
             raise errors.ValidationFailed(
-                exc.message, reason=exc.reason, params=exc.params, field="options"
+                exc.message,
+                reason=exc.reason,
+                params=exc.params,
+                field=".".join(["options", *loc]),
+                errors=[{"loc": loc, "msg": exc.message, "type": exc.reason or "invalid"}],
             ) from None
         return parsed
 

@@ -280,3 +280,48 @@ def test_every_malformed_socket_frame_names_its_value_by_json_path() -> None:
             if broken is not None and broken[0] not in ("type", "action", "surplus"):
                 assert tuple(path) == tuple(str(p) for p in broken[:1]), where
     assert checked > 50
+
+
+def _option_values(schema: dict[str, Any]) -> list[Any]:
+    """Values worth trying for one option of a published options schema."""
+    values: list[Any] = [None, -1, 0, 1, 2, 3, 4, 5, 6]
+    for node in [schema, *schema.get("anyOf", [])]:
+        values += [*node.get("enum", []), *([node["const"]] if "const" in node else [])]
+        if node.get("type") == "boolean":
+            values += [True, False]
+    return values
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_option_a_game_refuses_is_named(game: str) -> None:
+    """Every refusal of a game's own check across options and seat counts (not pydantic's)
+    names the option it refuses in ``field`` and ``params.field`` (``options.<name>``),
+    with an ``errors`` item, as solo Ginkgopolis' characters did not (issue 35)."""
+    from app.errors import ValidationFailed
+    from app.refusals import VALIDATION_REASONS
+    from app.tables.seating import Lobby
+
+    engine = REGISTRY[game]
+    properties = engine.Options.model_json_schema()["properties"]
+    refused: set[str] = set()
+    for seats in range(engine.info.min_players, engine.info.max_players + 1):
+        for name, schema in properties.items():
+            for value in _option_values(schema):
+                options = {name: value}
+                try:
+                    Lobby.table_options(engine, options, seats)
+                except ValidationFailed as exc:
+                    error = exc.envelope()["error"]
+                    if error.get("reason") in VALIDATION_REASONS:
+                        continue  # pydantic's (the tests above)
+                    where = f"{game} {seats} seats {options}: {error}"
+                    assert error["field"] == error["params"]["field"] == f"options.{name}", where
+                    assert error["errors"] and error["errors"][0]["loc"] == [name], where
+                    refused.add(error["reason"])
+    expected = {
+        "ginkgopolis": {"ginkgopolis.solo_characters", "ginkgopolis.solo_hidden_sp"},
+        "gluckauf": {"gluckauf.starting_player"},
+        "luz": {"luz.first_player"},
+        "mine": {"mine.dummy_seats", "mine.first_player"},
+    }
+    assert refused == expected[game]

@@ -402,8 +402,9 @@ def _parse(raw: str) -> tuple[Any, errors.AppError | None]:
     except RecursionError:
         return None, too_deep
     except ValueError:
+        # "" names the whole frame, as a validation error's path does (the frame was "frame").
         return None, errors.ValidationFailed(
-            "frames must be JSON objects", reason="bad_format", params={"field": "frame"}
+            "frames must be JSON objects", reason="bad_format", field=""
         )
     if nesting_depth(data) > MAX_DEPTH:
         return None, too_deep

@@ -26,7 +26,7 @@ from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
 from app.fairness import new_secret, seed_from_secret
 from app.games.base import Engine, InvalidOptions, parse_options
 from app.realtime.broker import TableKind
-from app.refusals import validation_failed
+from app.refusals import choices, validation_failed
 from app.signing import DeploymentSigner
 from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
@@ -124,7 +124,7 @@ class Lobby:
             raise errors.ValidationFailed(
                 f"takeover_level must be one of {', '.join(info.bot_levels)}",
                 reason="not_a_choice",
-                params={"expected": ", ".join(info.bot_levels)},
+                params={"expected": choices([f"'{level}'" for level in info.bot_levels])},
                 field="time_control.takeover_level",
             )
         secret = new_secret()

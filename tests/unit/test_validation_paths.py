@@ -325,3 +325,17 @@ def test_every_option_a_game_refuses_is_named(game: str) -> None:
         "mine": {"mine.dummy_seats", "mine.first_player"},
     }
     assert refused == expected[game]
+
+
+def test_a_validation_error_names_one_field_in_the_envelope_and_in_params() -> None:
+    """However a refusal gives its field (a detail, or a parameter), the envelope shows it
+    in both places, the same."""
+    from app.errors import ValidationFailed
+
+    for refusal in (
+        ValidationFailed("x", reason="bad_format", field=""),
+        ValidationFailed("x", reason="bad_format", params={"field": "since"}),
+        ValidationFailed("x", reason="not_a_choice", params={"expected": "'a'"}, field="level"),
+    ):
+        error = refusal.envelope()["error"]
+        assert error["field"] == error["params"]["field"], error

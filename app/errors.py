@@ -53,8 +53,24 @@ class NotFound(AppError):
 
 
 class ValidationFailed(AppError):
+    """422: what was sent is not valid. ``field``, the JSON path of the offending value in
+    what was sent, is the same in the envelope and in ``params`` (API-EXTENSIONS.md)."""
+
     code = "validation_error"
     status = 422
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        **details: Any,
+    ) -> None:
+        super().__init__(message, reason=reason, params=params, **details)
+        field = self.details.get("field", self.params.get("field"))
+        if field is not None:
+            self.details["field"] = self.params["field"] = field
 
 
 class IllegalActionError(AppError):

@@ -47,7 +47,7 @@ from app.realtime.asyncapi import asyncapi_document
 from app.realtime.broker import BrokerMessage, Resync, TableUpdate, make_broker
 from app.realtime.hub import Connection, Hub
 from app.realtime.roster import Roster
-from app.refusals import validation_reason
+from app.refusals import validation_failed
 from app.security import (
     BodySizeLimitMiddleware,
     RateLimiter,
@@ -140,23 +140,21 @@ def _install_error_handlers(app: FastAPI, postgresql: bool) -> None:
         )
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        details = [
-            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-            for e in exc.errors()
-        ]
-        first = details[0] if details else {"loc": [], "msg": "invalid request"}
-        where = ".".join(str(p) for p in first["loc"][1:]) or "body"
-        # The first part of a loc is where the value came from (body, query, path).
-        reason, params = validation_reason(exc.errors(), drop=1)
-        body = errors.envelope(
-            "validation_error",
-            f"{where}: {first['msg']}",
-            reason=reason,
-            params=params,
-            errors=details,
-        )
-        return JSONResponse(jsonable_encoder(body), status_code=422)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        found = exc.errors()
+        # The first part of a loc is where the value came from (body, query, path...): the
+        # document walked holds each, so that the path leaves out pydantic's own parts.
+        sent = {
+            "body": exc.body,
+            "query": dict(request.query_params),
+            "path": dict(request.path_params),
+            "header": dict(request.headers),
+            "cookie": dict(request.cookies),
+        }
+        refusal = validation_failed("", found, document=sent, drop=1)
+        first = found[0].get("msg", "") if found else "invalid request"
+        refusal.message = f"{refusal.params['field'] or 'body'}: {first}"
+        return JSONResponse(jsonable_encoder(refusal.envelope()), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:

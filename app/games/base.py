@@ -115,9 +115,19 @@ class GameOver(RulesError):
 
 
 class InvalidOptions(RulesError):
-    """The table options (or the player count) are not valid for this game."""
+    """The table options (or the player count) are not valid for this game.
+
+    ``option`` names the option refused (its path in the options: "characters"), when one
+    option is at fault; a refusal of the options together, or of the player count, has none.
+    """
 
     code = "invalid_options"
+
+    def __init__(
+        self, message: str, reason: str | None = None, *, option: str | None = None, **params: Any
+    ) -> None:
+        super().__init__(message, reason, **params)
+        self.option = option
 
 
 # --------------------------------------------------------------------------- chance

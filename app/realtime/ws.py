@@ -52,9 +52,8 @@ from app.metrics import FRAMES, SOCKETS
 from app.realtime.address_caps import AddressHold, Standing
 from app.realtime.broker import TableUpdate
 from app.realtime.hub import BLOCKED, CLOSE_AUTH, Connection, Credits, Hub
-from app.refusals import validation_reason
+from app.refusals import validation_failed
 from app.tables.chat_rate import check_chat_rate
-from app.tables.presenter import validation_details
 from app.tables.service import TableService
 
 log = logging.getLogger("partida.realtime")
@@ -403,8 +402,9 @@ def _parse(raw: str) -> tuple[Any, errors.AppError | None]:
     except RecursionError:
         return None, too_deep
     except ValueError:
+        # "" names the whole frame, as a validation error's path does (the frame was "frame").
         return None, errors.ValidationFailed(
-            "frames must be JSON objects", reason="bad_format", params={"field": "frame"}
+            "frames must be JSON objects", reason="bad_format", field=""
         )
     if nesting_depth(data) > MAX_DEPTH:
         return None, too_deep
@@ -422,17 +422,14 @@ async def _handle(raw: str, conn: Connection, service: TableService) -> None:
         frame = _FRAMES.validate_python(data)
     except (ValidationError, RecursionError) as exc:
         FRAMES.labels("in", "invalid").inc()
-        details = validation_details(exc) if isinstance(exc, ValidationError) else []
-        reason, params = validation_reason(
-            exc.errors() if isinstance(exc, ValidationError) else [], root="frame"
-        )
+        # The path of the offending value in the frame ("version", "action.type"; "" for
+        # the whole frame), as a REST body's.
         await conn.send(
             _error_frame(
-                errors.ValidationFailed(
+                validation_failed(
                     "unknown or malformed frame; expected type action, undo, sync, ping, chat or auth",
-                    reason=reason,
-                    params=params,
-                    errors=details,
+                    exc.errors(include_url=False) if isinstance(exc, ValidationError) else [],
+                    document=data,
                 ),
                 ref,
             )

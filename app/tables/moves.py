@@ -26,12 +26,12 @@ from app.db.writer import ActionCommit, GroupCommit
 from app.games.base import GameOver, Locale, NotYourTurn, RulesError, parse_action
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import TableKind
-from app.refusals import validation_reason
+from app.refusals import validation_failed
 from app.tables import clocks
 from app.tables.bots import SERVER_MOVES
 from app.tables.history import History, redact_events, shown
 from app.tables.outcomes import DEFAULT_ON_RESIGN, with_resignations
-from app.tables.presenter import Presenter, validation_details
+from app.tables.presenter import Presenter
 from app.tables.replay import ACTION, UNDO
 from app.tables.snapshot import (
     FINISHED,
@@ -271,13 +271,11 @@ class Moves:
         try:
             parsed = parse_action(engine, action)
         except ValidationError as exc:
-            reason, params = validation_reason(exc.errors(), root="action")
-            raise errors.ValidationFailed(
+            raise validation_failed(
                 f"that is not a {engine.info.title} action",
-                reason=reason,
-                params=params,
-                field="action",
-                errors=validation_details(exc),
+                exc.errors(include_url=False),
+                document=action,
+                root="action",
             ) from None
         try:
             new_state, events = engine.apply(snap.state, seat, parsed)

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app import refusals
 from app.fairness import commitment
 from app.games.base import Engine, Locale, action_adapter, describe_result, parse_event
 from app.games.messages import SeatRef, msg, render
@@ -198,7 +199,4 @@ class Presenter:
 
 def validation_details(exc: ValidationError) -> list[dict[str, Any]]:
     """Pydantic errors without the echoed input (it may be large) and with JSON-safe ctx."""
-    return [
-        {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-        for e in exc.errors(include_url=False)
-    ]
+    return refusals.validation_details(exc.errors(include_url=False))

@@ -26,12 +26,12 @@ from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
 from app.fairness import new_secret, seed_from_secret
 from app.games.base import Engine, InvalidOptions, parse_options
 from app.realtime.broker import TableKind
-from app.refusals import validation_reason
+from app.refusals import choices, validation_failed
 from app.signing import DeploymentSigner
 from app.tables import clocks, lobby
 from app.tables.clocks import TimeControl, time_control_of
 from app.tables.outcomes import DEFAULT_ON_RESIGN
-from app.tables.presenter import Presenter, validation_details
+from app.tables.presenter import Presenter
 from app.tables.replay import SETUP
 from app.tables.snapshot import (
     FINISHED,
@@ -124,7 +124,7 @@ class Lobby:
             raise errors.ValidationFailed(
                 f"takeover_level must be one of {', '.join(info.bot_levels)}",
                 reason="not_a_choice",
-                params={"expected": ", ".join(info.bot_levels)},
+                params={"expected": choices([f"'{level}'" for level in info.bot_levels])},
                 field="time_control.takeover_level",
             )
         secret = new_secret()
@@ -181,19 +181,23 @@ class Lobby:
         try:
             parsed = parse_options(engine, options)
         except ValidationError as exc:
-            reason, params = validation_reason(exc.errors(), root="options")
-            raise errors.ValidationFailed(
+            raise validation_failed(
                 f"invalid options for {engine.info.title}",
-                reason=reason,
-                params=params,
-                field="options",
-                errors=validation_details(exc),
+                exc.errors(include_url=False),
+                document=options,
+                root="options",
             ) from None
         try:
             engine.validate_options(parsed, seat_count)
         except InvalidOptions as exc:
+            # A game's check across options names the option it refuses, as pydantic would.
+            loc = [] if exc.option is None else exc.option.split(".")
             raise errors.ValidationFailed(
-                exc.message, reason=exc.reason, params=exc.params, field="options"
+                exc.message,
+                reason=exc.reason,
+                params=exc.params,
+                field=".".join(["options", *loc]),
+                errors=[{"loc": loc, "msg": exc.message, "type": exc.reason or "invalid"}],
             ) from None
         return parsed
 

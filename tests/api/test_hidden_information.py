@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from app.games.base import Engine, GameOver, NotYourTurn, RulesError, parse_action
-from app.tables.presenter import validation_details
+from app.refusals import validation_failed
 from tests.conftest import test_games
 from tests.support.client import Player, make_table, new_player
 from tests.support.live import LiveServer
@@ -214,9 +214,9 @@ def _refusal(
     try:
         parsed = parse_action(engine, action)
     except ValidationError as exc:
-        return Refusal(
-            422, "validation_error", {"field": "action", "errors": validation_details(exc)}, None
-        )
+        # The path of the offending value in the action (issue 35), and pydantic's errors.
+        refused = validation_failed("", exc.errors(), document=action, root="action")
+        return Refusal(422, "validation_error", refused.details, None)
     try:
         engine.apply(state, seat, parsed)
     except NotYourTurn as exc:

@@ -84,10 +84,15 @@ def _published(schema: Any, value: Any, action: Any, bad: Any) -> bool:
     return bool(schema.is_valid(action))
 
 
-def _names_field(body: dict[str, Any], path: Path) -> bool:
-    """The error's details point at the confused field (its name, or its index in a list)."""
+def _names_field(body: dict[str, Any], path: Path, root: str = "") -> bool:
+    """The error's details point at the confused field (its name, or its index in a list),
+    and its ``field``, the same in the envelope and in ``params``, is the plain JSON path of
+    the value in what was sent (issue 35)."""
     error = body["error"]
     if error["code"] != "validation_error":
+        return False
+    dotted = ".".join(str(p) for p in ((root,) if root else ()) + tuple(path))
+    if not error.get("field") == error["params"]["field"] == dotted:
         return False
     named = [p for p in path if isinstance(p, str)]
     locs = [loc for e in error.get("errors", []) for loc in e["loc"]]
@@ -157,7 +162,7 @@ def test_a_type_confused_action_is_refused_and_changes_nothing(
     sent = _replace(action, path, bad)
     r = p.act(tid, before["version"], sent)
     assert r.status_code == 422, (sent, r.text)
-    assert _names_field(r.json(), path), r.text
+    assert _names_field(r.json(), path, "action"), r.text
     after = p.state(tid)
     assert after["version"] == before["version"] and after["view"] == before["view"]
 
@@ -180,7 +185,7 @@ def test_a_type_confused_option_is_refused_and_creates_no_table(
     owner = new_player(http, "O")
     r = owner.post("/api/v1/tables", {"game": game, "seats": _seats(game), "options": {name: bad}})
     assert r.status_code == 422, (name, bad, r.text)
-    assert _names_field(r.json(), (name,)), r.text
+    assert _names_field(r.json(), (name,), "options"), r.text
     mine = owner.get("/api/v1/tables", params={"status": "open", "game": game}).json()
     assert all(t["owner"]["id"] != owner.id for t in mine)
 
@@ -198,6 +203,9 @@ def test_solo_ginkgopolis_refuses_the_options_that_do_nothing_solo(
     assert r.status_code == 422, r.text
     error = r.json()["error"]
     assert error["code"] == "validation_error" and named in error["message"], error
+    # The game's own check names the option as pydantic's would (issue 35).
+    assert error["field"] == error["params"]["field"] == f"options.{named}", error
+    assert [e["loc"] for e in error["errors"]] == [[named]], error
     mine = owner.get("/api/v1/tables", params={"status": "open", "game": "ginkgopolis"}).json()
     assert all(t["owner"]["id"] != owner.id for t in mine)
     # The same options are fine with two seats, where they do something.
@@ -441,7 +449,7 @@ def test_a_type_confused_body_field_is_refused_and_changes_nothing(
                 failures.append(what)
             elif path[-1] not in [
                 loc for e in r.json()["error"].get("errors", []) for loc in e["loc"]
-            ]:
+            ] or not _names_field(r.json(), path):
                 failures.append(f"the field is not named: {what}")
             elif _world(http, call) != before:
                 failures.append(f"it changed something: {what}")

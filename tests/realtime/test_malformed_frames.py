@@ -234,7 +234,18 @@ _CONFUSED_FRAMES = [
     {"type": "sync", "version": False},
     {"type": "chat", "text": 7},
     {"type": "auth", "token": 7},
+    {"type": "action", "version": _VERSION, "action": {"type": "take", "count": "1"}},
+    {"type": "action", "version": _VERSION, "action": {"type": "tak", "count": 1}},
 ]
+
+
+def _confused(frame: dict[str, Any]) -> str:
+    """The JSON path of the confused value in one of _CONFUSED_FRAMES."""
+    if "id" in frame:
+        return "id"
+    if "action" in frame and type(frame["version"]) is int:
+        return "action.count" if frame["action"]["type"] == "take" else "action.type"
+    return next(k for k in ("version", "text", "token") if k in frame)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -254,6 +265,9 @@ def test_a_type_confused_frame_field_is_refused_and_changes_nothing(
             got = _answers(sock, json.dumps(frame))
             errors = [f for f in got if f["type"] == "error"]
             assert [e["error"]["code"] for e in errors] == ["validation_error"], (frame, got)
+            # The value's path in the frame, the same in the envelope and in params (issue 35).
+            error = errors[0]["error"]
+            assert error["field"] == error["params"]["field"] == _confused(frame), (frame, got)
             assert not [f for f in got if f["type"] == "state"], (frame, got)
         assert mover.state(tid)["version"] == _VERSION
         sock.close()

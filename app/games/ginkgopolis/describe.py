@@ -282,6 +282,11 @@ def _event(e: Any) -> Message | None:
                 supply=e.supply_count,
                 deck=e.deck_count,
             )
+        case E.DraftStarted():
+            return msg(line + e.type, n=e.n_players, size=e.pile_size, first=_who(e.first_player))
+        case E.DraftPileReceived():
+            step = "dealt" if e.draft_round == 1 else "passed"
+            return msg(f"{line}{e.type}.{step}", characters=_cards(e.characters))
         case E.DraftPicked():
             return msg(line + e.type, character=_character(e.character))
         case E.ChoiceCommitted():
@@ -332,6 +337,8 @@ def _event(e: Any) -> Message | None:
             return msg(line + e.type, parts=parts, supply=e.supply_count)
         case E.EndTriggered():
             return msg(line + e.type, reason=msg(f"ginkgopolis.end.{e.reason}"))
+        case E.HalCardDrawn():
+            return msg(line + e.type, n=e.count)
         case E.HalSkipped():
             return msg(line + e.type, card=e.card, reason=msg(f"ginkgopolis.skip.{e.reason}"))
         case E.PlayerScored():

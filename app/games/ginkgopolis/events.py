@@ -60,6 +60,26 @@ class GameSetUp(Event):
     deck_count: int
 
 
+class DraftStarted(Event):
+    """A character draft began (§16.2), at the start of the game: each seat was dealt a
+    pile of ``pile_size`` characters, face down (its own in :class:`DraftPileReceived`)."""
+
+    type: Literal["draft_started"] = "draft_started"
+    n_players: int
+    first_player: int
+    pile_size: int
+
+
+class DraftPileReceived(Event):
+    """Private: the characters of the draft pile a seat now holds, dealt (``draft_round`` 1)
+    or passed on to it (2 and 3, §16.2)."""
+
+    type: Literal["draft_pile_received"] = "draft_pile_received"
+    player: int
+    characters: list[str]
+    draft_round: int
+
+
 class DraftPicked(Event):
     """A seat kept a character in the draft (private to that seat)."""
 
@@ -259,6 +279,15 @@ class EndTriggered(Event):
     player: int | None = None
 
 
+class HalCardDrawn(Event):
+    """Public: Hal drew his card of the round face down (§15.1); nobody sees which until
+    he plays it (ActionRevealed with ``hal``)."""
+
+    type: Literal["hal_card_drawn"] = "hal_card_drawn"
+    player: int = Field(description="Hal's index in the players (1)")
+    count: int = 1
+
+
 class HalSkipped(Event):
     """Hal could not act this round; his card went to the discard pile (§15, D21)."""
 
@@ -294,6 +323,8 @@ class GameEnded(Event):
 
 GinkgopolisEvent = (
     GameSetUp
+    | DraftStarted
+    | DraftPileReceived
     | DraftPicked
     | ChoiceCommitted
     | DraftCompleted
@@ -316,6 +347,7 @@ GinkgopolisEvent = (
     | ContributionMade
     | ContributionsRevealed
     | EndTriggered
+    | HalCardDrawn
     | HalSkipped
     | PlayerScored
     | GameEnded

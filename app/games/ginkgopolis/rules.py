@@ -61,9 +61,12 @@ from .events import (
     DistrictScore,
     DraftCompleted,
     DraftPicked,
+    DraftPileReceived,
+    DraftStarted,
     EndTriggered,
     GameEnded,
     GameSetUp,
+    HalCardDrawn,
     HalSkipped,
     HandsPassed,
     ItemsGained,
@@ -319,6 +322,7 @@ _ONLY: tuple[frozenset[int], ...] = tuple(frozenset({p}) for p in range(len(D.PL
 _CARDS_DRAWN = shared(CardsDrawn, "player", "count")
 _ROUND_STARTED = shared(RoundStarted, "round", "first_player")
 _HANDS_PASSED = shared(HandsPassed, "first_player")
+_HAL_CARD_DRAWN = shared(HalCardDrawn, "player")
 _TOKEN_MOVED = shared(TokenMoved, "letter", "cell")
 _ACTION_REVEALED = shared(ActionRevealed, "player", "card", "tile", "action")
 _RESOURCES_RETURNED = shared(ResourcesReturned, "player", "count", "sp", "hal")
@@ -340,6 +344,7 @@ _GAINED_TILES = shared(ItemsGained, "player", "tiles", "reason")
 _GAINED_TILES_FROM = shared(ItemsGained, "player", "tiles", "reason", "building", "cell")
 _cards_received = maker(CardsReceived)
 _tiles_received = maker(TilesReceived)
+_draft_pile_received = maker(DraftPileReceived)
 _building_urbanized = maker(BuildingUrbanized)
 
 
@@ -372,12 +377,14 @@ def validate_options(options: GinkgopolisOptions, n_players: int) -> None:
                 f"option characters={options.characters!r} has no effect in the solo game: "
                 "you get no characters (§15); leave it at 'sets'",
                 reason="ginkgopolis.solo_characters",
+                option="characters",
             )
         if options.hidden_sp:
             raise InvalidOptions(
                 "option hidden_sp has no effect in the solo game: your SP are your own and "
                 "Hal has no screen, so his SP are always shown (§15, D12); leave it off",
                 reason="ginkgopolis.solo_hidden_sp",
+                option="hidden_sp",
             )
 
 
@@ -493,11 +500,34 @@ def assemble(
         for p in range(n_players):
             players[p].draft_pile = sorted(characters[p])
         s.phase = "draft"
+        if ev is not None:
+            # What the start decides is told now: the piles dealt (each to its seat only);
+            # the starting items and the deal follow the last pick (_finish_setup).
+            ev.append(
+                trusted(
+                    DraftStarted,
+                    n_players=n_players,
+                    first_player=first_player,
+                    pile_size=D.DRAFT_DEAL,
+                )
+            )
+            _tell_draft_piles(s, ev)
         return s
     for p in range(n_players):
         players[p].characters = sorted(characters[p])
     _finish_setup(s, [] if ev is None else ev)
     return s
+
+
+def _tell_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
+    """Each seat's draft pile, to that seat only (§16.2)."""
+    for p in range(s.n_players):
+        pile = list(s.players[p].draft_pile)
+        ev.append(
+            _draft_pile_received(
+                player=p, characters=pile, draft_round=s.draft_round + 1, visible_to=_ONLY[p]
+            )
+        )
 
 
 def _finish_setup(s: GinkgopolisState, ev: list[Event]) -> None:
@@ -822,7 +852,11 @@ def _start_round(s: GinkgopolisState, ev: list[Event]) -> None:
         you.hand = canon(hand)
         ev.append(_CARDS_DRAWN(0, len(you.hand)))
         ev.append(_cards_received(player=0, cards=list(you.hand), visible_to=_ONLY[0]))
-        put(s, "hal_card", _draw_card(s, ev))
+        hal_card = _draw_card(s, ev)
+        put(s, "hal_card", hal_card)
+        if hal_card is not None:
+            # Face down: the deck shrinks for everybody, the card is nobody's to see (§15.1).
+            ev.append(_HAL_CARD_DRAWN(len(s.players) - 1))
         put(s, "phase", "select")
         return
     if any(pl.tokens > 0 for pl in s.players):
@@ -2013,6 +2047,7 @@ def _pass_draft_piles(s: GinkgopolisState, ev: list[Event]) -> None:
         q.draft_picked = False
         q.draft_pile = sorted(piles[(p - 1) % n]) if s.draft_round < 3 else []
     if s.draft_round < 3:
+        _tell_draft_piles(s, ev)
         return
     for p in range(n):
         q = s.players[p]

@@ -97,7 +97,8 @@ def _space(space: str) -> Message:
     group, value = space.split("-")
     if group == "DELIV":
         return msg("gluckauf.space.deliv", transport=_transport(value))
-    return msg(f"gluckauf.space.{group.lower()}", n=value)
+    # The space's number is a number in the message (issue 35), as every count is.
+    return msg(f"gluckauf.space.{group.lower()}", n=int(value) if value.isdigit() else value)
 
 
 def _category(cat: Category) -> Message:

@@ -227,6 +227,7 @@ def validate_options(options: GluckaufOptions, n_players: int) -> None:
         raise InvalidOptions(
             f"starting_player must be a seat 0..{n_players - 1} or null, got {sp} (§11a)",
             reason="gluckauf.starting_player",
+            option="starting_player",
             seats=n_players,
         )
 

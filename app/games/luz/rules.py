@@ -206,6 +206,7 @@ def validate_options(options: BaseModel, n_players: int) -> LuzOptions:
             f"first_player {opts.first_player} is not a seat of a {n_players}-player table "
             f"(0 to {n_players - 1}) (§7)",
             reason="luz.first_player",
+            option="first_player",
             seats=n_players,
         )
     return opts

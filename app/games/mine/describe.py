@@ -393,14 +393,15 @@ def _tie_line(item: ev.GameEnded, a: int, b: int, name: Namer) -> Message | None
 def _event(item: BaseModel) -> Message:
     if isinstance(item, ev.RoundStarted):
         holder = _who(item.die_holder)
-        if item.die_card is not None:
+        # (a die card always comes with both limits; numbers stay numbers in the message)
+        if item.die_card is not None and item.mine_max is not None and item.sale_max is not None:
             return msg(
                 "mine.line.round_started.die_card",
                 round=item.round,
                 holder=holder,
                 card=item.die_card,
-                mine_max=str(item.mine_max),
-                sale_max=str(item.sale_max),
+                mine_max=item.mine_max,
+                sale_max=item.sale_max,
             )
         return msg("mine.line.round_started", round=item.round, holder=holder)
     if isinstance(item, ev.CardPlaced):

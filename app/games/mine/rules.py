@@ -386,6 +386,7 @@ def validate_options(options: MineOptions, n_players: int) -> None:
             f"the dummy director needs a free colour: it is allowed with 2-5 seats, "
             f"not {n_players} (§3)",
             reason="mine.dummy_seats",
+            option="dummy",
             max=MAX_SEATS - 1,
             seats=n_players,
         )
@@ -394,6 +395,7 @@ def validate_options(options: MineOptions, n_players: int) -> None:
         raise InvalidOptions(
             f"first_player must be 'random' or a seat number 0-{n_players - 1}, not {fp!r} (§3)",
             reason="mine.first_player",
+            option="first_player",
             seats=n_players,
         )
 

@@ -16,6 +16,13 @@ SAMPLES: list[ev.GinkgopolisEvent] = [
         supply_count=39,
         deck_count=2,
     ),
+    ev.DraftStarted(n_players=3, first_player=2, pile_size=4),
+    ev.DraftPileReceived(
+        player=1, characters=["C03", "C08", "C14", "C20"], draft_round=1, visible_to=frozenset({1})
+    ),
+    ev.DraftPileReceived(
+        player=0, characters=["C05", "C21"], draft_round=3, visible_to=frozenset({0})
+    ),
     ev.DraftPicked(player=0, character="C14", visible_to=frozenset({0})),
     ev.ChoiceCommitted(player=2, step="draft"),
     ev.ChoiceCommitted(player=1, step="new_hand"),
@@ -80,6 +87,7 @@ SAMPLES: list[ev.GinkgopolisEvent] = [
     ev.EndTriggered(reason="all_resources", player=2),
     ev.EndTriggered(reason="solo_exhaustion"),
     ev.EndTriggered(reason="hal_cannot_pay"),
+    ev.HalCardDrawn(player=1),
     ev.HalSkipped(card="R15", reason="cannot_pay"),
     ev.HalSkipped(card="U-F", reason="no_tile"),
     # 41 SP in play; red district of 3 (5 of 7 resources, majority: 7), blue district of

@@ -121,3 +121,38 @@ def test_every_legal_action_type_seen_is_described(game_id: str) -> None:
     for examples in actions.values():
         for action in examples:
             _check_line(game_id, engine, action)
+
+
+# A number written as text ("3", "-2", "+5"): a message's parameters carry numbers as JSON
+# numbers, so that a client may format, compare or pluralise them (issue 35: MINE!'s die
+# card limits were strings).
+_NUMBER_TEXT = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def _number_texts(value: Any, where: str = "") -> list[str]:
+    """The parameters of a message's JSON (``to_json``) that are numbers written as text."""
+    if isinstance(value, dict):
+        if "key" in value:
+            params = value.get("params", {})
+            return [t for k, v in params.items() for t in _number_texts(v, f"{where}.{k}")]
+        return [t for k, v in value.items() for t in _number_texts(v, f"{where}.{k}")]
+    if isinstance(value, list):
+        return [t for i, v in enumerate(value) for t in _number_texts(v, f"{where}.{i}")]
+    if isinstance(value, str) and _NUMBER_TEXT.fullmatch(value):
+        return [f"{where}={value!r}"]
+    return []
+
+
+@pytest.mark.parametrize("game_id", _PARAMS)
+def test_the_numbers_of_every_line_are_json_numbers(game_id: str) -> None:
+    """Every event and action type of the game (as the log's ``message`` gives them with
+    ``?lang=``): no parameter is a number written as a string."""
+    engine = ENGINES[game_id]
+    events, actions = _collected(game_id)
+    found = [
+        f"{item.type}: {text}"
+        for examples in (*events.values(), *actions.values())
+        for item in examples
+        for text in _number_texts(engine.message(item).to_json())
+    ]
+    assert not found, f"{game_id}: numbers as text in {found[:10]}"

@@ -174,6 +174,7 @@ def check_no_leak(s: GinkgopolisState, seats: list[int | None] | None = None) ->
 
 
 PRIVATE_EVENTS = {
+    "draft_pile_received",
     "draft_picked",
     "new_hand_chosen",
     "cards_received",
@@ -195,6 +196,8 @@ def check_events(before: GinkgopolisState, after: GinkgopolisState, events: list
                 hidden_tiles.add(pl.selection.tile)
     if after.hal_card is not None:
         hidden_cards.add(after.hal_card)
+    # Characters still in the draft are each seat's own (§16.2) until it is over.
+    hidden_characters = {c for pl in after.players for c in (*pl.draft_pile, *pl.draft_kept)}
     last_rebuild = max((i for i, e in enumerate(events) if e.type == "deck_rebuilt"), default=-1)
     for i, e in enumerate(events):
         data: dict[str, Any] = e.model_dump(mode="json")
@@ -215,6 +218,9 @@ def check_events(before: GinkgopolisState, after: GinkgopolisState, events: list
             value = data.get(field)
             if isinstance(value, list):
                 assert not set(value) & (hidden_tiles | hidden_cards), e
+        shown = data.get("characters") or {}
+        shown = shown.values() if isinstance(shown, dict) else [shown]
+        assert not {c for cs in shown for c in cs} & hidden_characters, e
         if e.type == "deck_rebuilt":
             # the cards of pending buildings come from the public colour stacks
             stacks = {f"{c}{n}" for c, nums in before.stacks.items() for n in nums}
@@ -253,7 +259,9 @@ def unlisted(s: GinkgopolisState, seat: int, legal: list[Any], rng: random.Rando
 
 
 def run_checked(n: int, seed: int, options: GinkgopolisOptions) -> tuple[GinkgopolisState, list]:  # type: ignore[type-arg]
-    s = ENGINE.setup(n, seed, options)
+    s, setup_events = ENGINE.start(n, seed, options)
+    # The setup's events (version 1) keep secrets like every other: a draft's piles too.
+    check_events(s, s, list(setup_events))
     rng = random.Random(seed)
     log: list[tuple[int, dict[str, Any]]] = []
     check_invariants(s)

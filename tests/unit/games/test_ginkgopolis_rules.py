@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from app.games.base import Engine, Event, IllegalAction, InvalidOptions, dump
@@ -18,8 +20,12 @@ from app.games.ginkgopolis.actions import (
     Take,
 )
 from app.games.ginkgopolis.events import (
+    CardsDrawn,
     CardsReceived,
+    DraftPileReceived,
+    DraftStarted,
     GameSetUp,
+    HalCardDrawn,
     ItemsGained,
     RoundStarted,
     TilesReceived,
@@ -438,6 +444,8 @@ def test_describe_every_action_and_event_type_in_both_locales() -> None:
         "colour_cost": 1,
         "sp": 1,
         "pending_cards": [],
+        "pile_size": 4,
+        "draft_round": 1,
         "set_aside": 7,
         "first": True,
         "districts": 1,
@@ -451,6 +459,8 @@ def test_describe_every_action_and_event_type_in_both_locales() -> None:
             fields["tiles"] = {0: ["R4"]}
         if cls is E.HalSkipped:
             fields["reason"] = "cannot_pay"
+        if cls is E.DraftPileReceived:
+            fields["characters"] = ["C01", "C02"]
         if cls is E.ItemsGained:
             fields["reason"] = "neighbour"
             fields["tiles"] = 1
@@ -506,11 +516,59 @@ def test_start_returns_the_state_of_setup_and_the_setup_events(n: int) -> None:
     )
 
 
-def test_a_draft_returns_the_setup_events_after_the_third_pick() -> None:
+def _check_draft_piles(s: GinkgopolisState, events: list[Event], draft_round: int) -> None:
+    """Each seat is told the pile it now holds, and only that seat (§16.2)."""
+    piles = [e for e in events if isinstance(e, DraftPileReceived)]
+    assert [e.player for e in piles] == list(range(s.n_players))
+    for e in piles:
+        assert e.visible_to == frozenset({e.player}) and e.draft_round == draft_round
+        assert e.characters == s.players[e.player].draft_pile
+
+
+def test_a_draft_tells_the_piles_at_the_start_and_the_rest_after_the_third_pick() -> None:
+    """Issue 35: version 1 of a draft table announces what the start decides (the draft and
+    its first player for all, each pile to its seat); each pass tells the piles passed on;
+    the starting items and the deal come when the last pick decides them."""
     s, events = ENGINE.start(3, 11, GinkgopolisOptions(characters="draft"))
-    assert s.phase == "draft" and events == []  # the setup finishes with the draft
+    assert (
+        s.phase == "draft"
+        and [e.type for e in events] == ["draft_started"] + ["draft_pile_received"] * 3
+    )
+    started = events[0]
+    assert isinstance(started, DraftStarted) and started.visible_to is None
+    assert (started.n_players, started.first_player, started.pile_size) == (3, s.first_player, 4)
+    _check_draft_piles(s, events, 1)
+    draft_round = 1
     while s.phase == "draft":
         for seat in range(3):
             s, events = ENGINE.apply(s, seat, ENGINE.legal_actions(s, seat)[0])
+        draft_round += 1
+        if s.phase == "draft":
+            _check_draft_piles(s, events, draft_round)
+    assert draft_round == 4 and not [e for e in events if isinstance(e, DraftPileReceived)]
     tail = events[[e.type for e in events].index("draft_completed") + 1 :]
     _check_setup_events(s, tail)
+
+
+def test_hal_draws_his_card_face_down_in_a_public_event() -> None:
+    """Issue 35: each solo round, the deck loses your cards and Hal's; the log tells both,
+    Hal's without the card (§15.1)."""
+    s, events = ENGINE.start(1, 7, GinkgopolisOptions())
+    rounds = 0
+    deck = len(s.deck) + sum(
+        e.count for e in events if isinstance(e, CardsDrawn | HalCardDrawn)
+    )  # before round 1's draw (no rebuild this early)
+    while s.phase != "over" and rounds < 3:
+        drawn = [e for e in events if isinstance(e, HalCardDrawn)]
+        if any(isinstance(e, RoundStarted) for e in events):
+            rounds += 1
+            assert len(drawn) == 1 and drawn[0].visible_to is None and drawn[0].player == 1
+            assert s.hal_card is not None and s.hal_card not in json.dumps(dump(drawn[0]))
+            if not any(e.type == "deck_rebuilt" for e in events):
+                counted = sum(e.count for e in events if isinstance(e, CardsDrawn | HalCardDrawn))
+                assert deck - counted == len(s.deck)
+            assert "Hal" in ENGINE.describe(drawn[0], "en")
+        deck = len(s.deck)
+        seat = min(ENGINE.to_act(s))
+        s, events = ENGINE.apply(s, seat, ENGINE.legal_actions(s, seat)[0])
+    assert rounds == 3

@@ -23,7 +23,14 @@ from app import errors
 from app.db import repo
 from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
 from app.db.writer import ActionCommit, GroupCommit
-from app.games.base import GameOver, Locale, NotYourTurn, RulesError, parse_action
+from app.games.base import (
+    GameOver,
+    Locale,
+    NotYourTurn,
+    RulesError,
+    parse_action,
+    why_final,
+)
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import TableKind
 from app.refusals import validation_reason
@@ -351,7 +358,16 @@ class Moves:
                 )
             before = await self._state_before_last(snap)
             engine = snap.engine
-            if not engine.undoable(before, seat, parse_action(engine, last.action)):
+            taken = parse_action(engine, last.action)
+            if not engine.undoable(before, seat, taken):
+                rule = why_final(engine, before, seat, taken)
+                if rule is not None:
+                    # The game names the rule that makes it final (a Luz bet, §5.5).
+                    raise errors.NotUndoable(
+                        f"that action cannot be taken back: {rule}",
+                        reason=rule.reason,
+                        params=rule.params,
+                    )
                 raise errors.NotUndoable(
                     "that action cannot be taken back: it revealed hidden information or drew chance",
                     reason="final",

@@ -24,6 +24,7 @@ from app.db import repo
 from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
 from app.db.writer import ActionCommit, GroupCommit
 from app.games.base import (
+    Engine,
     GameOver,
     Locale,
     NotYourTurn,
@@ -446,7 +447,7 @@ class Moves:
                     seat, action, events, client_id, kind, now,
                     finish=None if final is None else (
                         lambda resigned, mode: with_resignations(
-                            final, resigned, mode or DEFAULT_ON_RESIGN
+                            final, resigned, mode or DEFAULT_ON_RESIGN, engine
                         )
                     ),
                 )  # fmt: skip
@@ -467,7 +468,7 @@ class Moves:
                     if result is not None:
                         # The game's end: resignations (committed by any instance) rank the seats.
                         values["result"] = await self._resigned_result(
-                            conn, snap.id, values["result"]
+                            conn, snap.id, values["result"], engine
                         )
                     # Still playing: a cancel or an early end (no new version) stops every action.
                     done = await conn.execute(
@@ -537,7 +538,7 @@ class Moves:
 
     @staticmethod
     async def _resigned_result(
-        conn: AsyncConnection, table_id: str, result: dict[str, Any]
+        conn: AsyncConnection, table_id: str, result: dict[str, Any], engine: Engine
     ) -> dict[str, Any]:
         """The engine's final result with the table's resignations applied (outcomes.py).
         The table's row is held first (PostgreSQL), as a resignation holds it: one that
@@ -557,7 +558,7 @@ class Moves:
                 .order_by(seats.c.resigned_at, seats.c.seat)
             )
         ).scalars()
-        return with_resignations(result, list(resigned), mode or DEFAULT_ON_RESIGN)
+        return with_resignations(result, list(resigned), mode or DEFAULT_ON_RESIGN, engine)
 
     async def _state_before_last(self, snap: Snapshot) -> BaseModel:
         """The state before the table's last version (kept from the last commit, or re-played)."""

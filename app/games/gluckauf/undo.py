@@ -21,6 +21,9 @@ from .rules import GluckaufState
 # deck cards; a draw-5 shows its items to the drawer; the final scoring ends the game. A
 # shift scoring reveals every delivered pile unless they are public (``delivered_visible``).
 _REVEALING: tuple[type[Event], ...] = (
+    ev.FactoryLaidOut,  # the setup's three: no action makes them
+    ev.StartingPlayerDrawn,
+    ev.DraftDisplayLaidOut,
     ev.SpaceRefilled,
     ev.OrderSpacesFilled,
     ev.ItemsDrawn,

@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 
 from app.games import REGISTRY
 from app.tables.outcomes import final_standing
-from app.verify import verify
+from app.verify import VerificationFailed, verify
 from tests.conftest import test_games
 from tests.support.client import new_player
 from tests.support.waiting import wait_until
@@ -70,3 +71,11 @@ def test_a_resigned_luz_game_reads_one_final_ranking_everywhere(http: httpx.Clie
     # The replay still verifies: the facts are the engine's with the resignation applied.
     replay = ben.get(f"{API}/tables/{tid}/replay").json()
     assert any("resigned (last)" in line for line in verify(replay, games=test_games()))
+    # A result an older server stored kept the engine's words: the facts still verify...
+    older = {**replay, "result": {**replay["result"], "tiebreak": "the engine's record"}}
+    assert verify(older, games=test_games())
+    # ...but not a place that is not the final ranking's.
+    places = {k: 1 for k in replay["result"]["places"]}
+    wrong = {**replay, "result": {**replay["result"], "places": places}}
+    with pytest.raises(VerificationFailed):
+        verify(wrong, games=test_games())

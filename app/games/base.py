@@ -79,6 +79,14 @@ class Refusal(str):
         return refusal
 
 
+def final_because(text: str, reason: str, **params: Any) -> Refusal:
+    """Why the rules make an action final, for a take-back refused (``409 not_undoable``):
+    the English sentence naming the rule, its ``reason`` ("<game>.<snake_case>", the key
+    ``error.not_undoable.<reason>`` of static/i18n) and ``params`` (an engine's
+    ``why_final`` hook, :func:`why_final`)."""
+    return Refusal(text, reason, **params)
+
+
 class RulesError(ValueError):
     """Base class of every error an engine raises; ``code`` is the API error code.
 
@@ -439,6 +447,10 @@ class Engine(Protocol):
         no shuffle or die seen, no secret choice resolved) and drew no chance that a
         retry could re-roll. The server adds the other conditions (it is the seat's
         own last action and nobody acted since).
+
+        An engine may also define ``why_final(state, seat, action)``: for an action it
+        does not let be taken back, the rule that makes it final, as a :class:`Refusal`
+        made by :func:`final_because` (None: the general reason, :func:`why_final`).
         """
         ...
 
@@ -509,6 +521,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         search_style: SearchStyle = DEFAULT_SEARCH,
         playout_view: Callable[[StateT, Seat], ViewT] | None = None,
         automatic_opponents: Callable[[StateT], list[Opponent]] | None = None,
+        why_final: Callable[[StateT, Seat, ActionT], Refusal | None] | None = None,
     ) -> None:
         """Declare a game from its parts.
 
@@ -533,6 +546,8 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         the optional lighter view its playouts hand their bots (:meth:`playout_view`).
         ``automatic_opponents`` is the optional hook of :func:`automatic_opponents`, for a
         game whose result ranks opponents that are no seat (``Result.others``).
+        ``why_final`` is the optional hook of :func:`why_final`: the rule that makes an
+        action final, said when a take-back of it is refused.
         """
         levels = {"random", *bots}
         can_search = determinize is not None and evaluate is not None
@@ -571,6 +586,7 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
         self._not_an_action = not_an_action
         self._redact_log = redact_log
         self._automatic_opponents = automatic_opponents
+        self._why_final = why_final
         self._check_options_at_start = check_options_at_start
         self._determinize = determinize
         self._evaluate = evaluate
@@ -769,6 +785,13 @@ class GameEngine(Generic[StateT, OptionsT, ActionT, ViewT]):
             return False
         return self._undoable(checked, seat, action)
 
+    def why_final(self, state: BaseModel, seat: Seat, action: Any) -> Refusal | None:
+        """The rule that makes ``action`` final (see :func:`why_final`)."""
+        checked = self._state(state)
+        if self._why_final is None or not isinstance(action, self._action_models):
+            return None
+        return self._why_final(checked, seat, action)
+
 
 def union_models(union: Any) -> tuple[type[Any], ...]:
     """The model classes of a (discriminated) union of models, in their declared order.
@@ -837,6 +860,15 @@ def automatic_opponents(engine: Engine, state: BaseModel) -> list[Opponent]:
     ``place`` is 1: nobody has been ranked yet. An engine without the hook has none."""
     hook: Callable[..., list[Opponent]] | None = getattr(engine, "automatic_opponents", None)
     return [] if hook is None else hook(state)
+
+
+def why_final(engine: Engine, state: BaseModel, seat: Seat, action: Any) -> Refusal | None:
+    """Why ``seat`` may not take back ``action``, taken in ``state``, when the game's rules
+    say so in their own words: a bet that is final once placed is not "hidden information
+    revealed". None when the engine has no such rule for it (or no ``why_final`` hook):
+    the server then gives the general reason (``not_undoable`` ``final``)."""
+    hook: Callable[..., Refusal | None] | None = getattr(engine, "why_final", None)
+    return None if hook is None else hook(state, seat, action)
 
 
 def describe_event(engine: Engine, data: dict[str, Any], locale: Locale) -> str:

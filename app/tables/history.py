@@ -324,7 +324,7 @@ class History:
         for version in range(1, snap.version + 1):
             record = by_version.get(version)
             events = [] if record is None else record.events
-            said = [self.presenter.readable(snap.engine, e, lang) for e in events]
+            said = [self.presenter.readable(snap.engine, e, lang, snap.result) for e in events]
             acted: dict[str, Any] = {}
             if record is not None and record.kind == ACTION:
                 acted = self.presenter.readable_action(snap.engine, record.action, lang)

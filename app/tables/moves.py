@@ -23,7 +23,15 @@ from app import errors
 from app.db import repo
 from app.db.models import ActionRecord, GameTable, Player, Seat, utcnow
 from app.db.writer import ActionCommit, GroupCommit
-from app.games.base import GameOver, Locale, NotYourTurn, RulesError, parse_action
+from app.games.base import (
+    Engine,
+    GameOver,
+    Locale,
+    NotYourTurn,
+    RulesError,
+    parse_action,
+    why_final,
+)
 from app.metrics import ACTION_LATENCY, ACTIONS
 from app.realtime.broker import TableKind
 from app.refusals import validation_failed
@@ -349,7 +357,16 @@ class Moves:
                 )
             before = await self._state_before_last(snap)
             engine = snap.engine
-            if not engine.undoable(before, seat, parse_action(engine, last.action)):
+            taken = parse_action(engine, last.action)
+            if not engine.undoable(before, seat, taken):
+                rule = why_final(engine, before, seat, taken)
+                if rule is not None:
+                    # The game names the rule that makes it final (a Luz bet, §5.5).
+                    raise errors.NotUndoable(
+                        f"that action cannot be taken back: {rule}",
+                        reason=rule.reason,
+                        params=rule.params,
+                    )
                 raise errors.NotUndoable(
                     "that action cannot be taken back: it revealed hidden information or drew chance",
                     reason="final",
@@ -428,7 +445,7 @@ class Moves:
                     seat, action, events, client_id, kind, now,
                     finish=None if final is None else (
                         lambda resigned, mode: with_resignations(
-                            final, resigned, mode or DEFAULT_ON_RESIGN
+                            final, resigned, mode or DEFAULT_ON_RESIGN, engine
                         )
                     ),
                 )  # fmt: skip
@@ -449,7 +466,7 @@ class Moves:
                     if result is not None:
                         # The game's end: resignations (committed by any instance) rank the seats.
                         values["result"] = await self._resigned_result(
-                            conn, snap.id, values["result"]
+                            conn, snap.id, values["result"], engine
                         )
                     # Still playing: a cancel or an early end (no new version) stops every action.
                     done = await conn.execute(
@@ -519,7 +536,7 @@ class Moves:
 
     @staticmethod
     async def _resigned_result(
-        conn: AsyncConnection, table_id: str, result: dict[str, Any]
+        conn: AsyncConnection, table_id: str, result: dict[str, Any], engine: Engine
     ) -> dict[str, Any]:
         """The engine's final result with the table's resignations applied (outcomes.py).
         The table's row is held first (PostgreSQL), as a resignation holds it: one that
@@ -539,7 +556,7 @@ class Moves:
                 .order_by(seats.c.resigned_at, seats.c.seat)
             )
         ).scalars()
-        return with_resignations(result, list(resigned), mode or DEFAULT_ON_RESIGN)
+        return with_resignations(result, list(resigned), mode or DEFAULT_ON_RESIGN, engine)
 
     async def _state_before_last(self, snap: Snapshot) -> BaseModel:
         """The state before the table's last version (kept from the last commit, or re-played)."""

@@ -16,15 +16,24 @@ by the table service, the ratings and ``python -m app.verify``.
 
 Either way the result lists the resigned seats (``resigned``, in the order they resigned)
 and ``places`` is what ratings read, so a rating always follows the result shown.
+
+One final ranking says everything (issue 35): when "last" re-ranks the seats, the ties
+are explained from it (:func:`final_messages`: the game explains the ties of the seats
+still in, by their final places, then a line per resigned seat), and that one explanation
+is the result's English ``tiebreak``, its ``tiebreak_text`` in any language and the end of
+the ``game_ended`` line (:func:`final_standing`), whose places are ``places``.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from app.games.base import Opponent
-from app.games.messages import Locale, Message, SeatRef, msg, render
+from app.games.base import Engine, Opponent, Result, by_seat, describe_result
+from app.games.messages import Locale, Message, Param, SeatRef, lines, msg, render, strings
+
+log = logging.getLogger("partida.tables")
 
 OnResign = Literal["last", "bot"]
 RESIGN_MODES: tuple[str, ...] = ("last", "bot")
@@ -37,11 +46,14 @@ def _place_of(result: dict[str, Any], seat: int, index: int) -> int:
     return int(place) if isinstance(place, int) else index + 1
 
 
-def with_resignations(result: dict[str, Any], resigned: Sequence[int], mode: str) -> dict[str, Any]:
+def with_resignations(
+    result: dict[str, Any], resigned: Sequence[int], mode: str, engine: Engine
+) -> dict[str, Any]:
     """The engine's result with the resigned seats (in the order they resigned) applied:
     with "last" they move to the end of the ranking, the latest to resign first, below
     the seats still in and the automatic opponents (``others``), who keep the engine's
-    order and ties among them. Scores, tie-break and details stay the engine's. Without
+    order and ties among them. Scores and details stay the engine's; ``tiebreak`` then
+    explains the final ranking in English (:func:`final_text`), not the engine's. Without
     resignations, the result as it is."""
     if not resigned:
         return result
@@ -67,7 +79,80 @@ def with_resignations(result: dict[str, Any], resigned: Sequence[int], mode: str
     out["places"] = places
     if others:
         out["others"] = others
+    try:
+        out["tiebreak"] = final_text(engine, out, "en")
+    except Exception:
+        # Words must never stop a game from ending: the engine's record, then the seats out.
+        log.warning("final ranking not describable", extra={"game": engine.info.id})
+        out["tiebreak"] = " ".join(
+            t for t in (result.get("tiebreak"), *resign_lines(out, "en")) if t
+        )
     return out
+
+
+def reranked(result: dict[str, Any]) -> bool:
+    """Did resignations ("last") re-rank the engine's result? Then the final ranking, not
+    the engine's, is what every text about it reads (an early end has texts of its own)."""
+    return (
+        result.get("on_resign") == "last"
+        and bool(result.get("resigned"))
+        and not result.get("ended_early")
+        and not result.get("cancelled")
+    )
+
+
+def _still_in(result: dict[str, Any]) -> dict[str, Any]:
+    """The result as far as the seats still in go: their ranking and final places (the
+    automatic opponents too). Scores and details stay whole, as the engine wrote them."""
+    out = {int(s) for s in result.get("resigned") or ()}
+    return {
+        **result,
+        "ranking": [s for s in result.get("ranking") or () if int(s) not in out],
+        "places": {k: v for k, v in (result.get("places") or {}).items() if int(k) not in out},
+    }
+
+
+def _explained(result: dict[str, Any]) -> dict[str, Any]:
+    """What the game explains the ties of: when resignations re-ranked the result, only
+    the seats still in, at their final places (a resigned seat no longer ties with
+    anybody: its resignation ranked it)."""
+    return _still_in(result) if reranked(result) else result
+
+
+def final_messages(engine: Engine, result: dict[str, Any]) -> list[Message]:
+    """How the result's ranking came about, for people: the game's explanation of its ties
+    (:func:`_explained`), then (:func:`resign_messages`) a line per resigned seat."""
+    return [engine.message(Result.model_validate(_explained(result))), *resign_messages(result)]
+
+
+def final_text(engine: Engine, result: dict[str, Any], lang: Locale) -> str:
+    """:func:`final_messages` as text, one per line ("" when nothing needs explaining)."""
+    ties = describe_result(engine, _explained(result), lang)
+    return "\n".join(line for line in (ties, *resign_lines(result, lang)) if line)
+
+
+def final_standing(engine: Engine, result: dict[str, Any]) -> Message:
+    """The ``game_ended`` line of a result the resignations re-ranked: every seat and
+    automatic opponent at its final place (``places``, ``others``) with its score, then
+    the same explanation as ``tiebreak_text`` (:func:`final_messages`)."""
+    scores = by_seat(result.get("scores") or {})
+    places = by_seat(result.get("places") or {})
+    out = {int(s) for s in result.get("resigned") or ()}
+    entries: list[tuple[int, Param, int, bool]] = [
+        (int(places.get(int(s), i + 1)), SeatRef(int(s)), scores.get(int(s), 0), int(s) in out)
+        for i, s in enumerate(result.get("ranking") or ())
+    ]
+    for other in result.get("others") or ():
+        key = f"{engine.info.id}.participant.{other.get('id')}"
+        name: Param = msg(key) if key in strings(key, "en") else str(other.get("name", ""))
+        entries.append((int(other.get("place", 0)), name, int(other.get("score", 0)), False))
+    entries.sort(key=lambda e: e[0])  # stable: the ranking's order among equal places
+    count = {place: sum(1 for e in entries if e[0] == place) for place, *_ in entries}
+    rows: list[Message] = [msg("table.line.game_ended")]
+    for place, who, score, resigned in entries:
+        key = "table.line.final_place_resigned" if resigned else "table.line.final_place"
+        rows.append(msg(key, place=place, shared=count[place] > 1, who=who, score=score))
+    return lines([*rows, *final_messages(engine, result)])
 
 
 def game_goes_on(mode: str, in_play: Sequence[int], humans_in_play: Sequence[int]) -> bool:

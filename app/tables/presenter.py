@@ -15,10 +15,16 @@ from pydantic import ValidationError
 
 from app import refusals
 from app.fairness import commitment
-from app.games.base import Engine, Locale, action_adapter, describe_result, parse_event
+from app.games.base import Engine, Locale, action_adapter, parse_event
 from app.games.messages import SeatRef, msg, render
 from app.tables import clocks
-from app.tables.outcomes import platform_text, resign_lines, resign_messages
+from app.tables.outcomes import (
+    final_standing,
+    final_text,
+    platform_text,
+    reranked,
+    resign_messages,
+)
 from app.tables.snapshot import (
     FINISHED,
     PLAYING,
@@ -32,6 +38,8 @@ log = logging.getLogger("partida.tables")
 
 # Events the table itself records (no engine knows them): their messages in the catalogue.
 PLATFORM_EVENTS = frozenset({"action_undone", "clock_timeout"})
+# The event every game logs when its rules end it (docs/API-EXTENSIONS.md "Resign").
+GAME_ENDED = "game_ended"
 
 
 class Presenter:
@@ -133,7 +141,7 @@ class Presenter:
         catalogue's message (``message``, which the browser renders naming the players)."""
         if lang is None:
             return events
-        return [{**e, **self.readable(snap.engine, e, lang)} for e in events]
+        return [{**e, **self.readable(snap.engine, e, lang, snap.result)} for e in events]
 
     def with_result_text(
         self, engine: Engine, result: dict[str, Any] | None, lang: Locale | None
@@ -148,23 +156,40 @@ class Presenter:
         if made is not None:
             return {**result, "tiebreak_text": made}
         try:
-            text = describe_result(engine, result, lang)
+            # The game's explanation of the final ranking, then the resignations.
+            text = final_text(engine, result, lang)
         except Exception:
             # A result stored by an older engine version may not parse any more.
             log.warning("result not describable", extra={"game": engine.info.id})
             return result
-        text = "\n".join(line for line in (text, *resign_lines(result, lang)) if line)
-        # The same resignation lines as message trees, for a client that names the seats'
-        # players (tiebreak_text ends with them, one per line).
+        # The resignation lines (the end of tiebreak_text) as message trees, for a client
+        # that names the seats' players.
         messages = [m.to_json() for m in resign_messages(result)]
         return {**result, "tiebreak_text": text, "resign_messages": messages}
 
-    def readable(self, engine: Engine, event: dict[str, Any], lang: Locale) -> dict[str, Any]:
+    def readable(
+        self,
+        engine: Engine,
+        event: dict[str, Any],
+        lang: Locale,
+        result: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         """``text`` and ``message`` of a logged event: the table's own, or the game's (only its
-        type when it no longer parses)."""
+        type when it no longer parses). ``result`` is the table's final result, if any: when
+        resignations re-ranked it, the game's ``game_ended`` line reads the final ranking
+        (outcomes.final_standing), not the one the rules alone gave."""
         kind = event.get("type")
+        message = None
         if kind in PLATFORM_EVENTS:
             message = msg(f"table.line.{kind}", seat=SeatRef(event["seat"]))
+        elif kind == GAME_ENDED and result is not None and reranked(result):
+            try:
+                standing = final_standing(engine, result)
+                return {"text": render(standing, lang), "message": standing.to_json()}
+            except Exception:
+                # A game without a catalogue, or a result an older engine wrote.
+                log.warning("final ranking not describable", extra={"game": engine.info.id})
+        if message is not None:
             return {"text": render(message, lang), "message": message.to_json()}
         try:
             item = parse_event(engine, event)

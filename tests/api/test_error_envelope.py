@@ -52,16 +52,21 @@ def test_refusals_name_their_reason_and_params(live: LiveServer, http: httpx.Cli
     play = {"type": "play_card", "slot": 0}
     error = _error(p.act(tid, state["version"], play), 422)
     assert (error["code"], error["reason"]) == ("illegal_action", "luz.phase_betting")
-    # A bet is final: the undo says why, over REST and over the socket.
+    # A bet is final: the undo names the rule (§5.5), over REST and over the socket.
     bet = next(a for a in state["legal_actions"] if a["type"] == "place_bet")
     assert p.act(tid, state["version"], bet).status_code == 200
     r = p.post(f"/api/v1/tables/{tid}/undo", {"version": state["version"] + 1})
-    assert _error(r, 409)["reason"] == "final"
+    refused = _error(r, 409)
+    assert refused["reason"] == "luz.bet_final" and "§5.5" in refused["message"]
+    assert "hidden" not in refused["message"]
     socket = Socket(f"{live.ws_url}/api/v1/tables/{tid}/ws?token={p.token}")
     try:
         socket.send({"type": "undo", "version": state["version"] + 1, "id": "u"})
         frame = socket.until(lambda f: f.get("type") == "error")
-        assert (frame["error"]["code"], frame["error"]["reason"]) == ("not_undoable", "final")
+        assert (frame["error"]["code"], frame["error"]["reason"]) == (
+            "not_undoable",
+            "luz.bet_final",
+        )
         socket.send({"type": "action", "version": 0, "action": bet, "id": "old"})
         frame = socket.until(lambda f: f.get("type") == "error" and f.get("ref") == "old")
         assert frame["error"]["params"] == {"current_version": state["version"] + 1}

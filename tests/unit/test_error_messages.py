@@ -44,6 +44,7 @@ _ENGINE_OPTION_CODES = {"InvalidOptions": "validation_error"}
 _HELPERS = {
     "_invalid": ("validation_error", {"field"}),  # app/tables/notify.py: a webhook URL
     "refuse": ("illegal_action", set()),  # app/games/gluckauf/rules.py: _rule_refusal
+    "final_because": ("not_undoable", set()),  # app/games/base.py: an engine's why_final
 }
 # Codes only a client makes (api.js: the server could not be reached; anything unknown).
 CLIENT_CODES = ("network_error", "generic")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.games import REGISTRY
 from app.games.base import Opponent
 from app.tables.outcomes import (
     cancelled_result,
@@ -10,6 +11,8 @@ from app.tables.outcomes import (
     resign_lines,
     with_resignations,
 )
+
+LUZ, MINE = REGISTRY["luz"], REGISTRY["mine"]
 
 # Four seats: 2 and 3 tie for first, 0 is third, 1 is last.
 ENGINE = {
@@ -22,21 +25,21 @@ ENGINE = {
 
 
 def test_last_moves_the_resigned_seats_to_the_end_latest_first_and_keeps_the_ties() -> None:
-    out = with_resignations(ENGINE, [3, 1], "last")
+    out = with_resignations(ENGINE, [3, 1], "last", LUZ)
     # Seat 1 resigned after seat 3: it held on longer and ranks better among them.
     assert out["ranking"] == [2, 0, 1, 3]
     assert out["places"] == {"2": 1, "0": 2, "1": 3, "3": 4}
     assert out["scores"] == ENGINE["scores"] and out["resigned"] == [3, 1]
-    out = with_resignations(ENGINE, [0], "last")
+    out = with_resignations(ENGINE, [0], "last", LUZ)
     assert out["ranking"] == [2, 3, 1, 0]
     assert out["places"] == {"2": 1, "3": 1, "1": 3, "0": 4}
 
 
 def test_bot_keeps_the_engine_places_and_no_resignation_changes_nothing() -> None:
-    out = with_resignations(ENGINE, [2], "bot")
+    out = with_resignations(ENGINE, [2], "bot", LUZ)
     assert out["ranking"] == ENGINE["ranking"] and out["places"] == ENGINE["places"]
     assert out["resigned"] == [2] and out["on_resign"] == "bot"
-    assert with_resignations(ENGINE, [], "last") is ENGINE
+    assert with_resignations(ENGINE, [], "last", LUZ) is ENGINE
 
 
 def test_early_end_and_cancel() -> None:
@@ -51,7 +54,7 @@ def test_early_end_and_cancel() -> None:
 
 
 def test_resign_lines_number_seats_from_one() -> None:
-    out = with_resignations(ENGINE, [3, 1], "last")
+    out = with_resignations(ENGINE, [3, 1], "last", LUZ)
     assert resign_lines(out, "en") == [
         "Seat 4 resigned and is ranked last.",
         "Seat 2 resigned and is ranked last.",
@@ -73,7 +76,7 @@ HAL = Opponent(id="hal", name="Hal", score=7, place=2)
 def test_a_resigned_seat_ranks_below_every_automatic_opponent() -> None:
     """The general rule (issue 34.6): with "last", a resigned seat ranks below every seat
     still in and every automatic opponent; the places of those still in stay distinct."""
-    out = with_resignations(WITH_DUMMY, [0], "last")
+    out = with_resignations(WITH_DUMMY, [0], "last", MINE)
     assert out["ranking"] == [1, 2, 0]
     assert out["places"] == {"1": 2, "2": 3, "0": 4}
     assert out["others"] == [{**WITH_DUMMY["others"][0], "place": 1}]  # type: ignore[index]

@@ -164,6 +164,19 @@ def _event(item: BaseModel) -> Message:
     key = f"gluckauf.line.{getattr(item, 'type', '')}"
     if isinstance(item, ev.OrderDrafted | ev.OrderTaken):
         return msg(key, seat=SeatRef(item.seat), order=_order(item.card))
+    if isinstance(item, ev.FactoryLaidOut):
+        tiles = items(
+            (
+                msg("gluckauf.text.space_item", space=_space(k), item=_tile(v))
+                for k, v in item.tiles.items()
+            ),
+            "; ",
+        )
+        return msg(key, tiles=tiles)
+    if isinstance(item, ev.StartingPlayerDrawn):
+        return msg(f"{key}.{'drawn' if item.drawn else 'fixed'}", seat=SeatRef(item.seat))
+    if isinstance(item, ev.DraftDisplayLaidOut):
+        return msg(key, cards=items(_order(c) for c in item.cards), n=len(item.cards))
     if isinstance(item, ev.OrderSpacesFilled):
         cards = items(
             (

@@ -19,6 +19,32 @@ from .data import Colour, SpaceId, Transport
 DrawKind = Literal["tile", "order"]
 
 
+class FactoryLaidOut(Event):
+    """Setup (§4 step 3): a tile from the top of the stack laid face up on each open
+    factory space, by space. Tables started before this event logged one ``SpaceRefilled``
+    per space instead."""
+
+    type: Literal["factory_laid_out"] = "factory_laid_out"
+    tiles: dict[SpaceId, int]
+
+
+class StartingPlayerDrawn(Event):
+    """Setup (§4 step 6): who starts shift 1, ``drawn`` at random (§11 step 3) or fixed
+    by the host's option. Not a factory count (§8.2: ``StartingPlayerChosen``); tables
+    started before this event logged a ``StartingPlayerChosen`` with no counts."""
+
+    type: Literal["starting_player_drawn"] = "starting_player_drawn"
+    seat: int
+    drawn: bool
+
+
+class DraftDisplayLaidOut(Event):
+    """Setup (§4 step 7): the order cards of the draft display, face up, in id order."""
+
+    type: Literal["draft_display_laid_out"] = "draft_display_laid_out"
+    cards: list[int]
+
+
 class OrderDrafted(Event):
     type: Literal["order_drafted"] = "order_drafted"
     seat: int
@@ -251,7 +277,10 @@ class GameEnded(Event):
 
 
 AnyEvent = (
-    OrderDrafted
+    FactoryLaidOut
+    | StartingPlayerDrawn
+    | DraftDisplayLaidOut
+    | OrderDrafted
     | OrderSpacesFilled
     | WorkerPlaced
     | TileBought
@@ -284,6 +313,9 @@ AnyEvent = (
 
 GluckaufEvent: TypeAlias = Annotated[
     Union[  # noqa: UP007 - a discriminated union needs the explicit Union form
+        FactoryLaidOut,
+        StartingPlayerDrawn,
+        DraftDisplayLaidOut,
         OrderDrafted,
         OrderSpacesFilled,
         WorkerPlaced,

@@ -247,16 +247,15 @@ def start(n_players: int, seed: int, options: GluckaufOptions) -> tuple[Gluckauf
     starting player (skipped when the option fixes it). What they put face up is
     announced with the events a later turn uses for the same thing, all public (§10):
 
-    - one ``SpaceRefilled`` per open factory tile space, in ascending id order, for the
-      tile laid on it from the top of the stack (§4 step 3, as a refill of §7.9);
-    - ``StartingPlayerChosen`` for the starting player of shift 1 (§4 step 6), with an
-      empty ``factory_workers``: this choice is a draw (§11 step 3) or the host's
-      option, not the factory count of §8.2. It is announced when fixed too, so the log
-      always says who starts.
+    - ``FactoryLaidOut``: the tile laid on each open factory space from the top of the
+      stack (§4 step 3), by space in ascending id order;
+    - ``StartingPlayerDrawn``: the starting player of shift 1 (§4 step 6), ``drawn``
+      (§11 step 3) or fixed by the host's option, not the factory count of §8.2. It is
+      announced when fixed too, so the log always says who starts;
+    - ``DraftDisplayLaidOut``: the order cards of the draft display (§4 step 7).
 
-    The draft display (§4 step 7) gets no event: no event type shows a display, and every
-    view holds it from the start. The order spaces stay empty until the end of the
-    draft, whose ``OrderSpacesFilled`` announces them (§4 step 9).
+    The order spaces stay empty until the end of the draft, whose ``OrderSpacesFilled``
+    announces them (§4 step 9).
     """
     params = PARAMS[n_players]
     rng = Rng.from_seed(seed)
@@ -268,16 +267,17 @@ def start(n_players: int, seed: int, options: GluckaufOptions) -> tuple[Gluckauf
     starter = rng.below(n_players) if options.starting_player is None else options.starting_player
     usable = {s.id for s in open_spaces(n_players)}
     factory: dict[str, int | None] = {}
-    events: list[Event] = []
     for sid in TILE_SPACES:
         if sid in usable:
-            tile = stack.pop(0)
-            factory[sid] = tile
-            events.append(_SPACE_REFILLED(sid, tile))
-    events.append(_STARTING_PLAYER_CHOSEN(seat=starter, factory_workers={}))
+            factory[sid] = stack.pop(0)
     order_spaces: dict[str, int | None] = {sid: None for sid in ORDER_SPACES if sid in usable}
     display = deck[: params.draft_cards]
     del deck[: params.draft_cards]
+    events: list[Event] = [
+        ev.FactoryLaidOut(tiles={sid: tile for sid, tile in factory.items() if tile is not None}),
+        ev.StartingPlayerDrawn(seat=starter, drawn=options.starting_player is None),
+        ev.DraftDisplayLaidOut(cards=sorted(display)),
+    ]
     coal: dict[Colour, int] = {c: CUBES_PER_COLOUR - n_players for c in COLOURS}
     # Made as validation would make them from these values, all fresh and of the fields' types
     # (see trusted.py): validating the whole table took a fifth of a game's setup.

@@ -17,7 +17,7 @@ from app.games.luz.events import LuzEvent
 from app.games.luz.figures import FIGURES
 from app.games.luz.memory import redact_log
 from app.games.luz.rules import LuzOptions, LuzState
-from app.games.luz.undo import undoable
+from app.games.luz.undo import undoable, why_final
 from app.games.luz.view import LuzView, view, view_json
 
 __all__ = ["ENGINE", "LuzOptions", "LuzState", "LuzView"]
@@ -45,6 +45,7 @@ ENGINE: GameEngine[LuzState, LuzOptions, ChooseHighEnd | PlaceBet | PlayCard, Lu
     evaluate=bot.evaluate,
     message=message,
     undoable=undoable,
+    why_final=why_final,
     # With ``strict_memory``, while the game runs: no older trick's cards (§6 note 2).
     redact_log=redact_log,
     not_an_action=Refusal("not a Luz action", "luz.not_an_action"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from app.games.base import Seat
+from app.games.base import Refusal, Seat, final_because
 from app.games.luz.actions import ChooseHighEnd, PlaceBet, PlayCard
 from app.games.luz.rules import LuzState
 
@@ -32,5 +32,28 @@ def undoable(state: LuzState, seat: Seat, action: ChooseHighEnd | PlaceBet | Pla
             # signal to its holder about cards the holder cannot see; a retry would send
             # a second one.
             return False
+        case _:
+            assert_never(action)
+
+
+def why_final(state: LuzState, seat: Seat, action: ChooseHighEnd | PlaceBet | PlayCard) -> Refusal:
+    """The rule that makes each Luz action final, said when a take-back is refused: not
+    "hidden information": a bet reveals nothing and draws nothing, it is simply final."""
+    match action:
+        case PlaceBet():
+            return final_because(
+                "a bet is final: bets cannot be changed once made, nor the safety bead "
+                "added or removed (§5.5, §9)",
+                "luz.bet_final",
+            )
+        case PlayCard():
+            return final_because(
+                "a played card is turned face up and is final (§5.6, §9)", "luz.card_final"
+            )
+        case ChooseHighEnd():
+            return final_because(
+                "the side of the high end is chosen once per deal and is final (§5.2, §9)",
+                "luz.side_final",
+            )
         case _:
             assert_never(action)

@@ -11,6 +11,10 @@ from app.games.base import Event
 from app.games.gluckauf import events as ev
 
 SAMPLES: list[Event] = [
+    ev.FactoryLaidOut(tiles={"FACT-1": 46, "FACT-2": 18, "FACT-3": 43}),
+    ev.StartingPlayerDrawn(seat=2, drawn=True),
+    ev.StartingPlayerDrawn(seat=0, drawn=False),
+    ev.DraftDisplayLaidOut(cards=[1, 5, 8, 19, 27, 33, 34, 39]),
     ev.OrderDrafted(seat=2, card=14),  # T04
     ev.OrderSpacesFilled(cards={"ORDER-1": 3, "ORDER-2": 30, "ORDER-3": 7, "ORDER-4": 41}),
     ev.WorkerPlaced(seat=1, space="MONEY-6", count=2, ousted_seat=0, ousted_count=1),
@@ -55,7 +59,7 @@ SAMPLES: list[Event] = [
         totals={0: 6, 1: 6, 2: 5},
     ),
     ev.StartingPlayerChosen(seat=2, factory_workers={0: 3, 1: 1, 2: 3, 3: 0}),
-    ev.StartingPlayerChosen(seat=1, factory_workers={}),  # the setup's (§4 step 6)
+    ev.StartingPlayerChosen(seat=1, factory_workers={}),  # a setup's, logged before issue 35
     ev.ShiftStarted(shift=2, starting_player=2),
     # Example 15: Anna (seat 0) and Ben (seat 1) tie at 51; Ben keeps more Marks.
     ev.FinalScored(

@@ -258,28 +258,42 @@ def test_setup_is_deterministic_and_uses_the_section_11_order() -> None:
 
 
 @pytest.mark.parametrize(("n", "starting_player"), [(2, None), (3, None), (4, None), (3, 2)])
-def test_start_announces_the_factory_tiles_and_the_starting_player(
+def test_start_announces_the_factory_tiles_the_starting_player_and_the_draft_display(
     n: int, starting_player: int | None
 ) -> None:
-    """``setup`` is ``start(...).state``; the setup's events are public (§10): the tile laid
-    on each open factory space, in ascending space order (§4 step 3), then the starting
-    player (§4 step 6) with no factory count, since no §8.2 count chose it."""
+    """``setup`` is ``start(...).state``; the setup's events are public (§10) and say what
+    the setup did (issue 35): the tiles laid out on the open factory spaces (§4 step 3),
+    the starting player drawn or fixed by the host (§4 step 6, no factory count), and the
+    order cards of the draft display (§4 step 7), each as its own line in both languages."""
     options = GluckaufOptions(starting_player=starting_player)
     state, events = ENGINE.start(n, 99, options)
     assert isinstance(state, GluckaufState)
     assert state.model_dump_json() == ENGINE.setup(n, 99, options).model_dump_json()
-    *laid, starter = events
-    tiles = [(e.space, e.item) for e in laid if isinstance(e, ev.SpaceRefilled)]
-    assert len(tiles) == len(laid)
-    assert tiles == [(sid, state.factory[sid]) for sid in TILE_SPACES if sid in state.factory]
-    assert isinstance(starter, ev.StartingPlayerChosen)
-    assert starter.seat == state.start_player and starter.factory_workers == {}
+    laid, starter, display = events
+    assert isinstance(laid, ev.FactoryLaidOut)
+    assert list(laid.tiles.items()) == [
+        (sid, state.factory[sid]) for sid in TILE_SPACES if sid in state.factory
+    ]
+    assert isinstance(starter, ev.StartingPlayerDrawn)
+    assert starter.seat == state.start_player and starter.drawn is (starting_player is None)
     if starting_player is not None:
         assert starter.seat == starting_player
+    assert isinstance(display, ev.DraftDisplayLaidOut) and display.cards == state.display
     assert all(e.visible_to is None for e in events)
     number = starter.seat + 1  # the log names seats from 1
-    assert ENGINE.describe(starter, "en") == f"Seat {number} is the starting player"
-    assert ENGINE.describe(starter, "es") == f"Asiento {number} es el jugador inicial"
+    en = [ENGINE.describe(e, "en") for e in events]
+    es = [ENGINE.describe(e, "es") for e in events]
+    assert en[0].startswith("Setup: the factory tiles are laid out: Factory 1: ")
+    assert "refilled" not in en[0] and "repone" not in es[0]
+    assert es[0].startswith("Preparación: se colocan las losetas de la fábrica: Fábrica 1: ")
+    if starting_player is None:
+        assert en[1] == f"Setup: Seat {number} is drawn as the starting player"
+        assert es[1] == f"Preparación: Asiento {number} sale por sorteo como jugador inicial"
+    else:
+        assert en[1] == f"Setup: Seat {number} is the starting player (chosen by the host)"
+    assert en[2].startswith(f"Setup: the draft display shows {len(state.display)} order cards: ")
+    assert es[2].startswith(f"Preparación: la exposición de pedidos muestra {len(state.display)}")
+    assert "factory_workers" not in starter.model_dump(mode="json")
 
 
 def test_invalid_options_and_player_counts() -> None:
@@ -353,7 +367,10 @@ def test_describe_covers_every_action_and_event_type() -> None:
     seen: set[str] = set()
     for game in range(12):
         n = 2 + game % 3
-        s = ENGINE.setup(n, game, GluckaufOptions())
+        s, opening = ENGINE.start(n, game, GluckaufOptions())
+        for item in opening:  # the setup's own events (issue 35)
+            seen.add(item.type)
+            assert ENGINE.describe(item, "es") and ENGINE.describe(item, "en")
         rng = random.Random(game)
         while ENGINE.result(s) is None:
             (seat,) = ENGINE.to_act(s)

@@ -310,9 +310,12 @@ def test_undoable_actions_reveal_nothing_and_draw_no_chance(game_id: str) -> Non
                 after, events = step.next_state, step.events
             else:
                 after, events = engine.apply(step.state, step.seat, action)
-            hidden = [e.type for e in events if e.visible_to is not None]
+            # Only the acting seat may be told something more, and only what it knew (the
+            # order it put a draw's items back in): test_undo_reveals_nothing judges that.
+            own = frozenset({step.seat})
+            hidden = [e.type for e in events if e.visible_to not in (None, own)]
             where = f"{game_id}: undoable {action!r}"
-            assert hidden == [], f"{where} emitted events for some seats only: {hidden}"
+            assert hidden == [], f"{where} emitted events for other seats only: {hidden}"
             assert draws(after) == before, f"{where} drew chance"
     asked = set(allowed) | set(refused)
     assert asked == set(type_names(engine.Action)), f"{game_id}: asked only about {asked}"

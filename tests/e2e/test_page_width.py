@@ -97,3 +97,28 @@ def test_no_page_is_wider_than_the_screen(
         if name in ("player", "admin"):
             shot(page, f"width-{name}-{label}.png", full_page=True)
     assert not problems, problems
+
+
+# A last move's name tag hangs off its element's corner (lastmove.js): beside the right edge
+# of a box that scrolls sideways (a city's scroller) it slides back inside that box.
+_TAG_IN_A_SCROLLER = """async () => {
+  const { markLastMoves } = await import('/static/js/lastmove.js');
+  const root = document.createElement('div');
+  root.innerHTML = `<div class="scroller" style="overflow:auto;width:200px">
+    <div style="display:flex;justify-content:flex-end;width:200px">
+      <span data-flip="cell" style="display:inline-block;width:30px;height:30px"></span>
+    </div></div>`;
+  document.body.prepend(root);
+  markLastMoves(root, new Map([[1, { version: 1, keys: ['cell'] }]]), () => 'A long seat name (random)');
+  const scroller = root.querySelector('.scroller');
+  const tag = root.querySelector('.last-move-tag').getBoundingClientRect();
+  const box = scroller.getBoundingClientRect();
+  return { scroll: scroller.scrollWidth, client: scroller.clientWidth, inside: tag.right <= box.right + 0.5 && tag.left >= box.left - 0.5 };
+}"""
+
+
+def test_a_last_move_tag_stays_inside_the_box_that_scrolls_its_element(pw_context: Any) -> None:
+    page = pw_context(viewport=PHONE).new_page()
+    page.goto("/")
+    seen = page.evaluate(_TAG_IN_A_SCROLLER)
+    assert seen["inside"] and seen["scroll"] <= seen["client"], seen

@@ -78,7 +78,7 @@ function keepOnPage(tag) {
   // An element scrolled out of its box's view keeps its tag where it is: the box's scrolling
   // shows both together.
   const own = tag.parentElement.getBoundingClientRect();
-  if (own.left < left - 1 || own.right > right + 1) return;
+  if (own.left < left - margin - 1 || own.right > right + margin + 1) return;
   const r = tag.getBoundingClientRect();
   let shift = 0;
   if (r.right > right) shift = right - r.right;

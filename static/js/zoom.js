@@ -121,6 +121,16 @@ function hiddenWidth(el) {
   return more;
 }
 
+/** The height the zoom buttons inside `el` take (with their margins): the copy has none. */
+function buttonsHeight(el) {
+  let sum = 0;
+  for (const b of el.querySelectorAll("[data-zoom-button]")) {
+    const style = getComputedStyle(b);
+    sum += b.offsetHeight + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+  }
+  return sum;
+}
+
 /** Open (or show in the open dialog) the enlarged copy of `el`, fitted to the screen: all
  *  of it (whatever hangs off its box, whatever its scrollers hide) inside the dialog. */
 export function openZoom(el) {
@@ -135,12 +145,13 @@ export function openZoom(el) {
   copy.removeAttribute("data-zoom");
   copy.classList.add("zoom-copy");
   // The copy is laid out at the width it had on the board (plus what its scrollers hid there,
-  // so that nothing scrolls in the dialog), then enlarged with CSS zoom (crisp text, a real
+  // so that nothing scrolls in the dialog) and at least its height there (less the zoom
+  // button the copy leaves out: a card keeps its shape), then enlarged with CSS zoom (crisp text, a real
   // box); its shadow would be cut square by the stage.
   Object.assign(copy.style, {
     margin: "0",
     width: `${width + hiddenWidth(el)}px`,
-    minHeight: `${height}px`,
+    minHeight: `${height - buttonsHeight(el)}px`,
     height: "auto",
     zoom: "1",
     boxShadow: "none",

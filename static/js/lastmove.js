@@ -62,18 +62,27 @@ export function markLastMoves(root, latest, label, colour = () => null) {
 }
 
 /** A tag hangs off its element's corner, so near the screen's edge it would widen the page
- *  (a sideways scroll on a phone): slide it back inside. Inside a box that clips or scrolls
- *  sideways the page cannot widen, and that box's own scrolling shows the tag. */
+ *  (a sideways scroll on a phone), and near the edge of a box that clips or scrolls sideways
+ *  (a city's scroller) it would make that box scroll: slide it back inside both. */
 function keepOnPage(tag) {
-  for (let box = tag.parentElement; box && box !== document.body; box = box.parentElement) {
-    if (getComputedStyle(box).overflowX !== "visible") return;
-  }
   const margin = 2;
-  const right = document.documentElement.clientWidth - margin;
+  let left = margin;
+  let right = document.documentElement.clientWidth - margin;
+  for (let box = tag.parentElement; box && box !== document.body; box = box.parentElement) {
+    if (getComputedStyle(box).overflowX === "visible") continue;
+    const b = box.getBoundingClientRect();
+    left = Math.max(left, b.left + box.clientLeft);
+    right = Math.min(right, b.left + box.clientLeft + box.clientWidth);
+    break;
+  }
+  // An element scrolled out of its box's view keeps its tag where it is: the box's scrolling
+  // shows both together.
+  const own = tag.parentElement.getBoundingClientRect();
+  if (own.left < left - margin - 1 || own.right > right + margin + 1) return;
   const r = tag.getBoundingClientRect();
   let shift = 0;
   if (r.right > right) shift = right - r.right;
-  if (r.left + shift < margin) shift = margin - r.left;
+  if (r.left + shift < left) shift = left - r.left;
   // Moved by `left`, not a transform: the page's scroll width counts a transformed box where
   // it sat before the transform.
   if (shift) tag.style.left = `${Math.round(parseFloat(getComputedStyle(tag).left) + shift)}px`;

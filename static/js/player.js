@@ -62,15 +62,16 @@ function renderRatings() {
       "tr",
       { "data-game": id },
       h("th", { scope: "row" }, gameTitle(game(id))),
+      // Each cell carries its column's name: on a phone a row stacks into a labelled card.
       h(
         "td",
-        { class: "num rating-cell", title: r ? t("player.rating_detail", { mu: r.mu, sigma: r.sigma }) : null },
+        { class: "num rating-cell", "data-label": t("player.rating"), title: r ? t("player.rating_detail", { mu: r.mu, sigma: r.sigma }) : null },
         r ? rating(r.rating) : "—",
       ),
       // The leaderboard's own count (its "rated games"), so both say the same number.
-      h("td", { class: "num", "data-testid": "rated-games" }, String(r ? r.games : 0)),
-      h("td", { class: "num" }, String(s.played)),
-      h("td", { class: "num" }, String(s.won)),
+      h("td", { class: "num", "data-label": t("player.rated"), "data-testid": "rated-games" }, String(r ? r.games : 0)),
+      h("td", { class: "num", "data-label": t("player.played") }, String(s.played)),
+      h("td", { class: "num", "data-label": t("player.won") }, String(s.won)),
     );
   });
   fill(
@@ -85,7 +86,7 @@ function renderRatings() {
 function ratingsTable(rows) {
   return h(
     "table",
-    { class: "data-table", "data-testid": "ratings" },
+    { class: "data-table ratings-table", "data-testid": "ratings" },
     h(
       "thead",
       null,

@@ -7,8 +7,8 @@
 //     in; in the dialog ← and → step through the board's zoomables in reading order. So every
 //     card is reachable without a tab stop per card (a table can show a hundred).
 // The dialog shows an inert copy, laid out again larger (never the original: its handlers
-// stay where they are), with the element's own description under it: the only way to read a
-// tooltip on a phone. Esc, a tap anywhere or the close button closes it and gives the focus
+// stay where they are) and fitted to the screen with all it draws inside (issue 35.7), with
+// the element's own description under it: the only way to read a tooltip on a phone. Esc, a tap anywhere or the close button closes it and gives the focus
 // back where it was.
 
 import { h } from "./dom.js";
@@ -16,7 +16,6 @@ import { t } from "./i18n.js";
 
 const LONG_PRESS_MS = 450;
 const MOVE_TOLERANCE_PX = 10;
-const MIN_SCALE = 2;
 const MAX_SCALE = 5;
 const TYPING = "input, textarea, select, [contenteditable]";
 // The area whose zoomables "z" and the arrows go through.
@@ -25,7 +24,10 @@ const SCOPE = "#board, .figure-board, main";
 let dialog = null;
 let current = null;
 let press = null;
-let swallowClickUntil = 0;
+// The click a finger's release makes after a long press opened the zoom: swallowed wherever
+// it lands (on the card it would play it; on the dialog now over the card it would close it).
+let swallowClick = false;
+let lastPointer = "mouse";
 let returnFocus = null;
 
 function zoomableOf(target) {
@@ -84,36 +86,103 @@ function describe(el) {
   return el.getAttribute("title") || el.getAttribute("aria-label") || el.textContent.trim();
 }
 
-/** Open (or show in the open dialog) the enlarged copy of `el`. */
+/** How far what is drawn from `node` reaches past its own box (a price tag that hangs below
+ *  a tile, the row numbers beside a city), in CSS px, with the whole drawn box's size. */
+function drawnBox(node) {
+  const own = node.getBoundingClientRect();
+  let { left, top, right, bottom } = own;
+  for (const child of node.querySelectorAll("*")) {
+    for (const r of child.getClientRects()) {
+      if (r.width <= 0 || r.height <= 0) continue;
+      left = Math.min(left, r.left);
+      top = Math.min(top, r.top);
+      right = Math.max(right, r.right);
+      bottom = Math.max(bottom, r.bottom);
+    }
+  }
+  return {
+    left: own.left - left,
+    top: own.top - top,
+    right: right - own.right,
+    bottom: bottom - own.bottom,
+    width: right - left,
+    height: bottom - top,
+  };
+}
+
+/** How much more room than its own box `el`'s sideways scrollers need to show everything. */
+function hiddenWidth(el) {
+  let more = 0;
+  for (const node of [el, ...el.querySelectorAll("*")]) {
+    const overflow = getComputedStyle(node).overflowX;
+    if (overflow === "visible" || overflow === "clip") continue;
+    more = Math.max(more, node.scrollWidth - node.clientWidth);
+  }
+  return more;
+}
+
+/** The height the zoom buttons inside `el` take (with their margins): the copy has none. */
+function buttonsHeight(el) {
+  let sum = 0;
+  for (const b of el.querySelectorAll("[data-zoom-button]")) {
+    const style = getComputedStyle(b);
+    sum += b.offsetHeight + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+  }
+  return sum;
+}
+
+/** Open (or show in the open dialog) the enlarged copy of `el`, fitted to the screen: all
+ *  of it (whatever hangs off its box, whatever its scrollers hide) inside the dialog. */
 export function openZoom(el) {
   const width = el.offsetWidth || el.getBoundingClientRect().width;
   const height = el.offsetHeight || el.getBoundingClientRect().height;
   if (!width || !height) return;
   const d = ensureDialog();
-  const room = Math.min(window.innerWidth * 0.9, 720) / width;
-  const tall = (window.innerHeight * 0.62) / height;
-  // Small things grow to fill the screen; big ones (a city) at least double and scroll.
-  const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, Math.min(room, tall)));
   const copy = el.cloneNode(true);
   copy.removeAttribute("id");
   for (const node of copy.querySelectorAll("[id]")) node.removeAttribute("id");
   for (const node of copy.querySelectorAll("[data-zoom-button]")) node.remove();
   copy.removeAttribute("data-zoom");
   copy.classList.add("zoom-copy");
-  // CSS zoom lays the copy out again larger (crisp text, a real box to scroll) at the size it
-  // had on the board, whatever its new parents; its shadow would be cut square by the stage.
-  Object.assign(copy.style, { margin: "0", width: `${width}px`, height: `${height}px`, zoom: String(scale), boxShadow: "none" });
-  d.querySelector(".zoom-stage").replaceChildren(h("div", { class: "zoom-sizer", inert: true, "aria-hidden": "true" }, inContext(el, copy)));
+  // The copy is laid out at the width it had on the board (plus what its scrollers hid there,
+  // so that nothing scrolls in the dialog) and at least its height there (less the zoom
+  // button the copy leaves out: a card keeps its shape), then enlarged with CSS zoom (crisp text, a real
+  // box); its shadow would be cut square by the stage.
+  Object.assign(copy.style, {
+    margin: "0",
+    width: `${width + hiddenWidth(el)}px`,
+    minHeight: `${height - buttonsHeight(el)}px`,
+    height: "auto",
+    zoom: "1",
+    boxShadow: "none",
+  });
+  const sizer = h("div", { class: "zoom-sizer", inert: true, "aria-hidden": "true" }, inContext(el, copy));
+  const stage = d.querySelector(".zoom-stage");
+  stage.replaceChildren(sizer);
   d.querySelector(".zoom-caption").textContent = describe(el);
   d.querySelector(".zoom-keys").textContent = t("zoom.keys");
   d.querySelector(".zoom-close").textContent = t("zoom.close");
-  d.dataset.scale = String(Math.round(scale * 100) / 100);
   current = el;
   if (!d.open) {
     const active = document.activeElement;
     returnFocus = active instanceof HTMLElement && active !== document.body ? active : null;
     d.showModal();
   }
+  // Measured in place at its natural size: the room the dialog leaves (its width, less its
+  // padding; the screen's height, less the caption and the button) and what the copy draws.
+  const drawn = drawnBox(copy);
+  const style = getComputedStyle(d);
+  const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  const roomX = Math.min(window.innerWidth * 0.96, 760) - padX - 2;
+  const chrome = d.getBoundingClientRect().height - stage.getBoundingClientRect().height;
+  const roomY = window.innerHeight * 0.92 - chrome - 2;
+  // Small things grow (up to MAX_SCALE); big ones (a city on a phone) are fitted whole.
+  const fit = Math.min(roomX / drawn.width, roomY / drawn.height);
+  const scale = Math.max(0.1, Math.floor(Math.min(MAX_SCALE, fit) * 100) / 100);
+  copy.style.zoom = String(scale);
+  const px = (n) => `${Math.ceil(n * scale)}px`;
+  sizer.style.padding = `${px(drawn.top)} ${px(drawn.right)} ${px(drawn.bottom)} ${px(drawn.left)}`;
+  d.dataset.scale = String(scale);
 }
 
 export function closeZoom() {
@@ -139,7 +208,8 @@ function cancelPress() {
 
 function onPointerDown(event) {
   cancelPress();
-  swallowClickUntil = 0; // a new gesture: whatever click it makes is its own
+  swallowClick = false; // a new gesture: whatever click it makes is its own
+  lastPointer = event.pointerType;
   // A mouse has its right click; holding its button down is how one starts a drag.
   if (event.button !== 0 || event.pointerType === "mouse") return;
   const el = zoomableOf(event.target);
@@ -149,8 +219,8 @@ function onPointerDown(event) {
     y: event.clientY,
     timer: setTimeout(() => {
       press = null;
-      // The release that ends a long press must not also play the card.
-      swallowClickUntil = performance.now() + 800;
+      // The release that ends a long press must neither play the card nor close the zoom.
+      swallowClick = true;
       openZoom(el);
     }, LONG_PRESS_MS),
   };
@@ -165,12 +235,14 @@ function onContextMenu(event) {
   if (!el) return;
   event.preventDefault();
   cancelPress();
+  // A touch screen's own long press ends here too: its release is no tap.
+  if (lastPointer !== "mouse") swallowClick = true;
   if (!dialog?.open) openZoom(el);
 }
 
 function onClick(event) {
-  if (performance.now() < swallowClickUntil && !dialog?.contains(event.target)) {
-    swallowClickUntil = 0;
+  if (swallowClick) {
+    swallowClick = false;
     event.preventDefault();
     event.stopPropagation();
     return;

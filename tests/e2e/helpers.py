@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,9 +98,133 @@ IN_VIEW = """
 """
 
 
+# Nothing wider than the screen (issue 35.3): the page never scrolls sideways, and no element
+# reaches past the viewport's right edge unless it sits in a box that visibly scrolls sideways
+# by itself (.table-scroll or [data-hscroll]: hscroll.js fades the hidden side and says to
+# swipe) and that box fits. Clipped content (a screen-reader-only label, an ellipsis) draws
+# nothing beyond the edge and does not count; a box that scrolls sideways without saying so
+# (a docked prompt wider than the phone) does.
+SIDEWAYS = """
+() => {
+  const vw = window.innerWidth;
+  const doc = document.documentElement;
+  const clips = (el) => {
+    const s = getComputedStyle(el);
+    return s.overflowX !== 'visible' || s.clipPath !== 'none' || s.clip !== 'auto';
+  };
+  const visiblyScrolls = (el) => el.matches('.table-scroll, [data-hscroll]');
+  const scrolls = (el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  const describe = (el, holder) => {
+    const r = el.getBoundingClientRect();
+    const name = (n) => n.tagName.toLowerCase() + (n.id ? '#' + n.id : '') +
+      (typeof n.className === 'string' && n.className.trim() ? '.' + n.className.trim().split(/\\s+/).join('.') : '');
+    const text = JSON.stringify((el.textContent || '').trim().slice(0, 30));
+    return `${name(el)} [${Math.round(r.left)}..${Math.round(r.right)}] ${text}` + (holder ? ` in ${name(holder)}` : '');
+  };
+  const wide = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('dialog:not([open]), [hidden], template')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0 || r.right <= vw + 1) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    // The first ancestor that clips it decides: a sideways scroller that says so and fits,
+    // or a box that only clips (overflow hidden or clip) and fits.
+    let holder = null;
+    for (let a = el.parentElement; a && a !== document.body && a !== doc; a = a.parentElement) {
+      if (clips(a)) { holder = a; break; }
+    }
+    if (holder && holder.getBoundingClientRect().right <= vw + 1 && (visiblyScrolls(holder) || !scrolls(holder))) continue;
+    wide.push(describe(el, holder));
+  }
+  return { viewport: vw, scroll_width: doc.scrollWidth, wide: wide.slice(0, 6), count: wide.length };
+}
+"""
+
+
+def assert_no_sideways_scroll(page: Any, where: str = "") -> dict[str, Any]:
+    """The page is no wider than the viewport (documentElement.scrollWidth <= innerWidth)
+    and nothing sticks out past its right edge except inside a sideways-scrolling container
+    (issue 35.3). ``where`` names the page or state in the failure message."""
+    seen = page.evaluate(SIDEWAYS)
+    context = f"{where} {page.url} {seen}"
+    assert seen["scroll_width"] <= seen["viewport"], f"the page scrolls sideways — {context}"
+    assert not seen["count"], f"something reaches past the right edge — {context}"
+    return dict(seen)
+
+
+# Targets a thumb can hit (issue 35.4, WCAG 2.2 2.5.8): every control that sends or arms an
+# action (every legal target on the board, every button of the decision prompt) is at least
+# 24×24 CSS px; in the docked prompt on a phone its buttons are at least 44 px tall.
+TARGET_MIN = 24
+DOCK_MIN_HEIGHT = 44
+PHONE_MAX_WIDTH = 560  # the width below which the shell treats the screen as a phone
+
+TARGETS = """
+([MIN, PHONE, DOCK]) => {
+  // A box that is clicked for it: a checkbox's label is part of its target.
+  const size = (el) => {
+    const r = (el.labels && el.labels.length ? el.labels[0] : el).getBoundingClientRect();
+    return { w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10 };
+  };
+  const describe = (el) => {
+    const s = size(el);
+    const name = el.tagName.toLowerCase() + '.' + String(el.className).trim().split(/\\s+/).join('.');
+    return `${name} ${s.w}x${s.h} ${JSON.stringify((el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30))}`;
+  };
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const prompt = document.querySelector('#board [data-decision]');
+  const docked = Boolean(prompt) && document.body.dataset.dock === 'on' && getComputedStyle(prompt).position === 'fixed';
+  const controls = new Set(Array.from(document.querySelectorAll('#board .legal')).filter((el) => !el.disabled));
+  if (prompt) for (const el of prompt.querySelectorAll('button, [role=button], input:not([type=hidden]), select')) {
+    if (!el.disabled) controls.add(el);
+  }
+  const list = Array.from(controls).filter(shown).map((el) => ({ el, ...size(el), dock: docked && prompt.contains(el) }));
+  // The smallest: the shortest side first, then the area.
+  const less = (a, b) => Math.min(a.w, a.h) < Math.min(b.w, b.h) || (Math.min(a.w, a.h) === Math.min(b.w, b.h) && a.w * a.h < b.w * b.h);
+  const smallest = list.reduce((m, c) => (!m || less(c, m) ? c : m), null);
+  return {
+    viewport: window.innerWidth,
+    count: list.length,
+    smallest: smallest ? { w: smallest.w, h: smallest.h, what: describe(smallest.el) } : null,
+    min_w: Math.min(...list.map((c) => c.w)),
+    min_h: Math.min(...list.map((c) => c.h)),
+    small: list.filter((c) => c.w < MIN - 0.05 || c.h < MIN - 0.05).slice(0, 5).map((c) => describe(c.el)),
+    dock_short: list.filter((c) => c.dock && window.innerWidth <= PHONE && c.h < DOCK - 0.05).slice(0, 5).map((c) => describe(c.el)),
+  };
+}
+"""
+
+# The smallest target the by-click tests of this session met, by game: (w, h, what it was),
+# for the figures an issue's closing note gives.
+SMALLEST_TARGETS: dict[str, tuple[float, float, str]] = {}
+
+
+def assert_targets_hit(page: Any) -> dict[str, Any]:
+    """Every legal target and every control of the decision prompt is at least 24×24 CSS px,
+    and at least 44 px tall in the prompt docked at the bottom of a phone (issue 35.4)."""
+    seen = page.evaluate(TARGETS, [TARGET_MIN, PHONE_MAX_WIDTH, DOCK_MIN_HEIGHT])
+    small = seen["smallest"]
+    if small is not None:
+        game = (
+            str(page.evaluate("document.querySelector('[data-game]')?.dataset.game || ''")) or "?"
+        )
+        known = SMALLEST_TARGETS.get(game)
+        side, area = min(small["w"], small["h"]), small["w"] * small["h"]
+        if known is None or (side, area) < (min(known[0], known[1]), known[0] * known[1]):
+            SMALLEST_TARGETS[game] = (small["w"], small["h"], small["what"])
+    context = f"{page.url} {seen}"
+    assert not seen["small"], f"a control smaller than {TARGET_MIN}×{TARGET_MIN} px — {context}"
+    assert not seen["dock_short"], (
+        f"a docked control lower than {DOCK_MIN_HEIGHT} px on a phone — {context}"
+    )
+    return dict(seen)
+
+
 def assert_in_view(page: Any, *, board: bool = True) -> dict[str, Any]:
     """The decision's prompt ([data-decision]) and at least one legal target (.legal) are both
-    inside the viewport, read with bounding boxes before any click and without scrolling.
+    inside the viewport, read with bounding boxes before any click and without scrolling;
+    every legal target and prompt control is big enough to hit (``assert_targets_hit``) and
+    the page does not scroll sideways (``assert_no_sideways_scroll``).
 
     ``board``: when the board offers targets outside the prompt (a shaft, a city cell), one of
     those is in view as well; the table brings one into view whenever a decision starts. Pass
@@ -112,6 +238,9 @@ def assert_in_view(page: Any, *, board: bool = True) -> dict[str, Any]:
     assert seen["seen"], f"no legal target inside the viewport — {context}"
     if board and seen["board_targets"]:
         assert seen["board_seen"], f"no target on the board in view beside the prompt — {context}"
+    # Every decision also checks the targets' size and that nothing is wider than the screen.
+    assert_targets_hit(page)
+    assert_no_sideways_scroll(page, "a decision")
     return dict(seen)
 
 
@@ -255,3 +384,49 @@ def game_fixtures(
         yield from context_factory(browser, request.getfixturevalue(f"{prefix}_server"))
 
     return server, api, context
+
+
+def play_randomly(api: Any, player: dict[str, str], tid: str, moves: int) -> None:
+    """Random legal actions for the person until ``moves`` were made or the game ended."""
+    auth = {"Authorization": f"Bearer {player['token']}"}
+    rng = random.Random(tid)
+    made = 0
+    deadline = time.monotonic() + 240
+    while made < moves and time.monotonic() < deadline:
+        state: dict[str, Any] = api.get(f"/tables/{tid}/state", headers=auth).json()
+        if state["status"] == "finished":
+            return
+        if not state["legal_actions"]:
+            time.sleep(0.02)  # a bot's move is on its way
+            continue
+        answer = api.post(
+            f"/tables/{tid}/actions",
+            json={"version": state["version"], "action": rng.choice(state["legal_actions"])},
+            headers=auth,
+        )
+        made += answer.status_code == 200
+    if made < moves:
+        raise AssertionError(f"table {tid} did not get there")
+
+
+def played_tables(
+    url: str, ana: dict[str, str], game: str, seats: int, *, finished: bool = True
+) -> dict[str, str]:
+    """Through the API at ``url``: Ana's table of ``game`` a few moves in ("playing") and,
+    when ``finished``, one played to the end ("finished"); random bots in the other seats."""
+    import httpx
+
+    auth = {"Authorization": f"Bearer {ana['token']}"}
+    out = {}
+    plans = (("playing", 6), ("finished", 100_000))[: 2 if finished else 1]
+    with httpx.Client(base_url=url, timeout=30) as api:
+        for name, moves in plans:
+            tid = seated_table(api, ana, bots=0, seats=seats, game=game, start=False)
+            for _ in range(seats - 1):
+                api.post(
+                    f"/tables/{tid}/bots", json={"level": "random"}, headers=auth
+                ).raise_for_status()
+            api.post(f"/tables/{tid}/start", headers=auth).raise_for_status()
+            play_randomly(api, ana, tid, moves)
+            out[name] = tid
+    return out

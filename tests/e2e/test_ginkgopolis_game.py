@@ -23,6 +23,7 @@ from tests.e2e.helpers import (
     SIZES_AND_LANGUAGES,
     TURN_OR_END,
     assert_in_view,
+    assert_no_sideways_scroll,
     game_fixtures,
     seated_table,
     shot,
@@ -193,6 +194,7 @@ def test_the_decision_and_a_target_are_always_in_view(
         raise AssertionError(f"the game did not end: {moves}")
     assert moves["select"] >= 5 and moves["with_tile"] >= 2, moves
     expect(page.locator("#turn-banner")).to_contain_text(GAME_OVER[locale])
+    assert_no_sideways_scroll(page, "the result")  # issue 35.3
     assert not problems, problems
 
 

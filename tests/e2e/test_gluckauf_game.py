@@ -25,6 +25,7 @@ from tests.e2e.helpers import (
     SIZES_AND_LANGUAGES,
     TURN_OR_END,
     assert_in_view,
+    assert_no_sideways_scroll,
     game_fixtures,
     seated_table,
     shot,
@@ -199,6 +200,7 @@ def test_the_decision_and_a_target_are_always_in_view(
         raise AssertionError(f"the game did not end: {moves}")
     assert moves["draft"] == 3 and moves["mining"] >= 5, moves
     expect(page.locator("#turn-banner")).to_contain_text(GAME_OVER[locale])
+    assert_no_sideways_scroll(page, "the result")  # issue 35.3
     assert not problems, problems
 
 

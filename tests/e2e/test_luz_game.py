@@ -15,6 +15,7 @@ from tests.e2e.helpers import (
     SIZES_AND_LANGUAGES,
     TURN_OR_END,
     assert_in_view,
+    assert_no_sideways_scroll,
     play_to_the_end,
     shot,
 )
@@ -112,6 +113,7 @@ def test_a_user_plays_luz_to_the_end_at_each_size_and_language(
     if locale == "es-ES":
         expect(page.locator("#log-list")).not_to_contain_text("Game over after 4 deals")
     assert _page_width(page) <= width, "the result is wider than the screen"
+    assert_no_sideways_scroll(page, "the result")  # issue 35.3
     assert not problems, problems
 
 

@@ -55,7 +55,7 @@ def _oracle(replay: dict[str, Any], perspective: str, lang: Locale | None) -> li
     the work was shared."""
     engine = REGISTRY[replay["table"]["game"]]
     presenter = Presenter(lambda _table: set(), time.time)
-    snap = SimpleNamespace(engine=engine)
+    snap = SimpleNamespace(engine=engine, result=replay.get("result"))
     options = engine.Options.model_validate(replay["table"]["options"])
     state = engine.setup(replay["seat_count"], replay["seed"], options)
     records = [dict(r) for r in replay["actions"]]

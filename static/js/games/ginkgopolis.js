@@ -1041,7 +1041,7 @@ function draw(root, picture, ctx, view) {
             "section",
             // Every decision is about the city (an armed card's target is outlined there).
             { class: ["gk-city", moves.size ? "choosing-cell" : ""], "data-decision-focus": "", "data-flip-frame": "gk-city", "aria-label": ctx.t("ginkgopolis.city"), "data-zoom": "" },
-            h("div", { class: "gk-city-scroll", tabindex: 0 }, cityGrid(ctx, picture, view, marks)),
+            h("div", { class: "gk-city-scroll", tabindex: 0, "data-hscroll": "" }, cityGrid(ctx, picture, view, marks)),
             h("p", { class: "gk-legend", "aria-hidden": "true" }, ["R", "Y", "B"].map((c) => h("span", { class: `c-${c}` }, `${GLYPH[c]} ${colourName(ctx, c)} → ${ctx.t(`ginkgopolis.item.${ITEM_OF[c]}`)}`)), h("span", null, `${PAWN} ${ctx.t("ginkgopolis.pending")}`)),
             // The zoomed city view (zoom.js): the whole city, large, in a dialog.
             h("button", { type: "button", class: "btn gk-zoom-city", "data-zoom-button": "", title: ctx.t("ginkgopolis.zoom_city_hint") }, h("span", { class: "gk-zoom-icon", "aria-hidden": "true" }), ctx.t("ginkgopolis.zoom_city")),

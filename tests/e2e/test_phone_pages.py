@@ -6,7 +6,9 @@ again; on a laptop (1366×768) everything is drawn whole as before.
 
 One server with the four games for the module; each mid-game table is played through the API
 (random legal actions for Ana, random bots at the other seats) up to Ana's next ordinary
-decision after six to eight moves, before any page loads.
+decision after six to twelve moves, before any page loads. A Glück Auf page, which grows as its
+game goes on, is measured through a whole game besides (2 and 4 seats, every eighth move and at
+both draws of five).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def _types(state: dict[str, Any]) -> set[str]:
 
 
 MIDGAME: dict[str, tuple[int, int, Stop]] = {
-    "gluckauf": (3, 8, lambda s: _types(s) == {"place_worker"}),
+    "gluckauf": (3, 12, lambda s: _types(s) == {"place_worker"}),
     "mine": (4, 8, lambda s: "place" in _types(s)),
     "luz": (4, 6, lambda s: "play_card" in _types(s)),
     "ginkgopolis": (4, 6, lambda s: "select" in _types(s)),
@@ -176,7 +178,6 @@ def test_a_phone_page_mid_game_is_under_two_and_a_half_screens(
 # decision, and at a draw of five (orders, then tiles) with the five drawn items in the prompt.
 GA_EVERY = 8
 GA_DRAWS = {16: "ORDER-DRAW", 28: "FACT-DRAW"}  # steered to, from that many moves on
-GA_WORST: dict[str, tuple[int, str]] = {}
 
 
 def _ga_checkpoint(state: dict[str, Any], made: int, next_at: int, drawn: set[str]) -> str | None:
@@ -254,7 +255,6 @@ def test_a_gluckauf_phone_page_stays_short_through_a_whole_game(
         else:
             raise AssertionError(f"table {tid} did not end")
     worst = max(heights)
-    GA_WORST[f"{seats} seats"] = worst
     print(f"gluckauf {seats} seats: {len(heights)} pages, worst {worst}")
     # The whole game was measured: the middle and the end of it, and both draws of five.
     assert len(heights) >= 2 * 6 and drawn == {"order", "tile"}, (heights, drawn)

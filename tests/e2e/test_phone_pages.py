@@ -240,6 +240,10 @@ def test_a_gluckauf_phone_page_stays_short_through_a_whole_game(
                     heights.append((height, f"{locale} {point}"))
                     # The table brings the decision into view on load: prompt and target in view.
                     assert_in_view(page)
+                    if point.startswith("draw") and seats == 2 and locale == "es-ES":
+                        shot(
+                            page, f"gluckauf-draw-of-five-{state['view']['draw']['kind']}-phone.png"
+                        )
                 if point.startswith("draw"):
                     drawn.add(state["view"]["draw"]["kind"])
                 else:

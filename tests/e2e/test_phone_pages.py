@@ -6,7 +6,9 @@ again; on a laptop (1366×768) everything is drawn whole as before.
 
 One server with the four games for the module; each mid-game table is played through the API
 (random legal actions for Ana, random bots at the other seats) up to Ana's next ordinary
-decision after six to eight moves, before any page loads.
+decision after six to twelve moves, before any page loads. A Glück Auf page, which grows as its
+game goes on, is measured through a whole game besides (2 and 4 seats, every eighth move and at
+both draws of five).
 """
 
 from __future__ import annotations
@@ -22,7 +24,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import auth, make_player
-from tests.e2e.helpers import LAPTOP, PHONE, context_factory, games_server, seated_table, shot
+from tests.e2e.helpers import (
+    LAPTOP,
+    PHONE,
+    assert_in_view,
+    context_factory,
+    games_server,
+    seated_table,
+    shot,
+)
 
 GAMES = ("gluckauf", "mine", "luz", "ginkgopolis")
 LOG_TITLE = {"es": "Registro de la partida", "en": "Game log"}
@@ -38,7 +48,7 @@ def _types(state: dict[str, Any]) -> set[str]:
 
 
 MIDGAME: dict[str, tuple[int, int, Stop]] = {
-    "gluckauf": (3, 8, lambda s: _types(s) == {"place_worker"}),
+    "gluckauf": (3, 12, lambda s: _types(s) == {"place_worker"}),
     "mine": (4, 8, lambda s: "place" in _types(s)),
     "luz": (4, 6, lambda s: "play_card" in _types(s)),
     "ginkgopolis": (4, 6, lambda s: "select" in _types(s)),
@@ -159,6 +169,100 @@ def test_a_phone_page_mid_game_is_under_two_and_a_half_screens(
     if seated and locale == "en-GB":
         page.evaluate("window.scrollTo(0, 0)")
         shot(page, f"{game}-midgame-phone.png", full_page=True)
+
+
+# ------------------------------------------------------------------ Glück Auf through a whole game
+
+# Glück Auf's page grows as a game goes on (orders taken, tiles stacked in the pit, orders
+# delivered): it is measured at every eighth of Ana's moves from the first to the last place
+# decision, and at a draw of five (orders, then tiles) with the five drawn items in the prompt.
+GA_EVERY = 8
+GA_DRAWS = {16: "ORDER-DRAW", 28: "FACT-DRAW"}  # steered to, from that many moves on
+
+
+def _ga_checkpoint(state: dict[str, Any], made: int, next_at: int, drawn: set[str]) -> str | None:
+    """What to measure at this decision of Ana's, if anything."""
+    view = state["view"]
+    if view["phase"] == "keep" and len((view.get("draw") or {}).get("drawn") or []) == 5:
+        kind = "order" if view["draw"]["kind"] == "order" else "tile"
+        if kind not in drawn:
+            return f"draw of five {kind}s after {made} moves"
+    if made >= next_at and _types(state) == {"place_worker"}:
+        return f"after {made} moves"
+    return None
+
+
+def _ga_choose(state: dict[str, Any], made: int, drawn: set[str], rng: random.Random) -> Any:
+    """A random legal action, but a draw space when its checkpoint is due (and open)."""
+    for after, space in GA_DRAWS.items():
+        kind = "order" if space == "ORDER-DRAW" else "tile"
+        if made >= after and kind not in drawn:
+            for action in state["legal_actions"]:
+                if action.get("type") == "place_worker" and action.get("space") == space:
+                    return action
+    return rng.choice(state["legal_actions"])
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_gluckauf_phone_page_stays_short_through_a_whole_game(
+    pp_context: Any, pp_server: Any, seats: int
+) -> None:
+    """At every checkpoint from the first moves to the last place decision, in Spanish and in
+    English, the page is under two and a half screens, and the prompt and a legal target are
+    in view with no scroll (targets big enough, nothing wider than the phone)."""
+    with httpx.Client(base_url=pp_server.url + "/api/v1", timeout=30) as api:
+        ana = make_player(api, f"Gus{seats}")
+    pages = {
+        locale: pp_context(locale=locale, player=ana, viewport=PHONE).new_page()
+        for locale in ("es-ES", "en-GB")
+    }
+    heights: list[tuple[int, str]] = []
+    drawn: set[str] = set()
+    with httpx.Client(base_url=pp_server.url + "/api/v1", timeout=30) as api:
+        tid = table_with_bots(api, ana, "gluckauf", seats)
+        rng = random.Random(f"{tid}-{seats}")
+        made, next_at = 0, GA_EVERY
+        for _ in range(20000):
+            state: dict[str, Any] = api.get(f"/tables/{tid}/state", headers=auth(ana)).json()
+            if state["status"] == "finished":
+                break
+            if not state["legal_actions"]:
+                time.sleep(0.02)  # a bot's move is on its way
+                continue
+            point = _ga_checkpoint(state, made, next_at, drawn)
+            if point is not None:
+                for locale, page in pages.items():
+                    open_table(page, tid, True)
+                    page.evaluate("window.scrollTo(0, 0)")
+                    page.wait_for_selector("#board .legal")
+                    height = page.evaluate("document.documentElement.scrollHeight")
+                    print(f"gluckauf {seats} seats {locale} {point}: {height}")
+                    heights.append((height, f"{locale} {point}"))
+                    # The table brings the decision into view on load: prompt and target in view.
+                    assert_in_view(page)
+                    if point.startswith("draw") and seats == 2 and locale == "es-ES":
+                        shot(
+                            page, f"gluckauf-draw-of-five-{state['view']['draw']['kind']}-phone.png"
+                        )
+                if point.startswith("draw"):
+                    drawn.add(state["view"]["draw"]["kind"])
+                else:
+                    next_at = made + GA_EVERY
+            action = _ga_choose(state, made, drawn, rng)
+            answer = api.post(
+                f"/tables/{tid}/actions",
+                json={"version": state["version"], "action": action},
+                headers=auth(ana),
+            )
+            if answer.status_code == 200:
+                made += 1
+        else:
+            raise AssertionError(f"table {tid} did not end")
+    worst = max(heights)
+    print(f"gluckauf {seats} seats: {len(heights)} pages, worst {worst}")
+    # The whole game was measured: the middle and the end of it, and both draws of five.
+    assert len(heights) >= 2 * 6 and drawn == {"order", "tile"}, (heights, drawn)
+    assert worst[0] < MAX_SCREENS * PHONE["height"], heights
 
 
 # ------------------------------------------------------------------ every part can be reached

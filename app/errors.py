@@ -59,15 +59,8 @@ class ValidationFailed(AppError):
     code = "validation_error"
     status = 422
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        reason: str | None = None,
-        params: Mapping[str, Any] | None = None,
-        **details: Any,
-    ) -> None:
-        super().__init__(message, reason=reason, params=params, **details)
+    def __init__(self, message: str, **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
         field = self.details.get("field", self.params.get("field"))
         if field is not None:
             self.details["field"] = self.params["field"] = field

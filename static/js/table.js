@@ -578,8 +578,8 @@ function showScored(picture) {
   if (key === scoredKey) return;
   scoredKey = key;
   if (first || key === null || picture.status !== "playing" || isMyTurn()) return;
-  const el = board.querySelector("[data-scored]");
-  requestAnimationFrame(() => bringIntoView(el));
+  // Looked up in the frame: a redraw before it replaces the marked element.
+  requestAnimationFrame(() => bringIntoView(board.querySelector("[data-scored]")));
 }
 
 function scoresOf(picture) {

@@ -49,7 +49,9 @@ new MutationObserver(() => {
   if (!key) return;
   // Read once the table has placed the page (two frames: table.js scrolls on the next one).
   requestAnimationFrame(() => requestAnimationFrame(() => {
-    const r = el.getBoundingClientRect();
+    // The mark as drawn now (a redraw replaces the element).
+    const now = document.querySelector('#board [data-scored]') || el;
+    const r = now.getBoundingClientRect();
     window.__scored_seen.push({ key, in_view: r.bottom > 0 && r.top < window.innerHeight });
   }));
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-scored'] });

@@ -78,8 +78,15 @@ def _pages(data: dict[str, Any]) -> list[tuple[str, str, str]]:
     return pages
 
 
-@pytest.mark.parametrize("locale", ["es-ES", "en-GB"])
-@pytest.mark.parametrize("size", [PHONE, LAPTOP], ids=["phone", "laptop"])
+@pytest.mark.parametrize(
+    ("size", "locale"),
+    [
+        pytest.param(PHONE, "es-ES", id="phone-es"),
+        pytest.param(PHONE, "en-GB", id="phone-en"),
+        pytest.param(LAPTOP, "es-ES", id="laptop-es"),
+        pytest.param(LAPTOP, "en-GB", id="laptop-en"),
+    ],
+)
 def test_no_page_is_wider_than_the_screen(
     pw_context: Any, pw_tables: dict[str, Any], size: dict[str, int], locale: str
 ) -> None:

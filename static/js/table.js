@@ -578,8 +578,12 @@ function showScored(picture) {
   if (key === scoredKey) return;
   scoredKey = key;
   if (first || key === null || picture.status !== "playing" || isMyTurn()) return;
-  // Looked up in the frame: a redraw before it replaces the marked element.
-  requestAnimationFrame(() => bringIntoView(board.querySelector("[data-scored]")));
+  // Looked up in the frame: a redraw before it replaces the marked element, and a decision
+  // that came meanwhile has brought its own targets into view, which must stay there.
+  requestAnimationFrame(() => {
+    if (state.picture?.status !== "playing" || isMyTurn()) return;
+    bringIntoView(board.querySelector("[data-scored]"));
+  });
 }
 
 function scoresOf(picture) {

@@ -6,7 +6,9 @@ view the same way (data-scored).
 
 The human seat's decisions go through the API (the engine's own bot chooses them) while the
 pages look on from the bottom of the page: what matters is where the page is when the end
-frame arrives, wherever the last click was.
+frame arrives, wherever the last click was. On a laptop the player's page stays where its
+decisions put it, with its animation frames held between them: a scoring drawn late never
+takes the page away from the person's next decision.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from playwright.sync_api import expect
 from app.games import REGISTRY
 from app.games.base import action_adapter
 from tests.e2e.conftest import auth, make_player
-from tests.e2e.helpers import LAPTOP, PHONE, game_fixtures, seated_table, shot
+from tests.e2e.helpers import LAPTOP, PHONE, assert_in_view, game_fixtures, seated_table, shot
 
 GAMES = ("gluckauf", "mine", "luz", "ginkgopolis")
 SEATS = {"gluckauf": 2, "mine": 2, "luz": 3, "ginkgopolis": 2}
@@ -129,13 +131,53 @@ def _game(api: httpx.Client, table_id: str) -> str:
     return _GAME_OF[table_id]
 
 
+# Animation frames held back while window.__hold is set, then run in order on release: what a
+# frame was asked to do runs after the frames that came meanwhile, as on a slow phone or when
+# a bot answers within one frame.
+HOLD_FRAMES = """
+window.__hold = false;
+window.__held = [];
+const requestFrame = window.requestAnimationFrame.bind(window);
+window.requestAnimationFrame = (callback) => {
+  if (!window.__hold) return requestFrame(callback);
+  window.__held.push(callback);
+  return 0;
+};
+window.__release = () => new Promise((done) => {
+  window.__hold = false;
+  for (const callback of window.__held.splice(0)) requestFrame(callback);
+  // Two frames later every held callback has run, and whatever it scrolled has landed.
+  requestFrame(() => requestFrame(() => done()));
+});
+"""
+
+SCORED_KEY = "document.querySelector('#board [data-scored]')?.dataset.scored ?? null"
+MY_NEXT_DECISION = """
+(version) => document.body.dataset.status === 'finished'
+  || (Number(document.body.dataset.version) > version && document.body.dataset.turn === 'me')
+"""
+
+
 def _play_out(
-    api: httpx.Client, table_id: str, player: dict[str, str], pages: list[Any], *, settle: bool
-) -> None:
+    api: httpx.Client,
+    table_id: str,
+    player: dict[str, str],
+    pages: list[Any],
+    *,
+    settle: bool,
+    held: Any = None,
+) -> int:
     """Play the game out by the API while the pages look at their bottom. ``settle``: wait
     for each page to draw every decision first (slow with motion: the laptop run only needs
-    the pages scrolled away from the top when the game ends)."""
+    the pages scrolled away from the top when the game ends).
+
+    ``held`` (the player's page on a laptop): it stays where its decisions put it, as when a
+    person clicks; its animation frames are held from each decision sent until the person's
+    next decision is drawn, and then a legal target of that decision is in view: a scoring
+    that came meanwhile, and asked for a scroll on a frame that ran only now, does not take
+    the page away from it. Returns how many times a scoring came while held."""
     rng = random.Random(35)
+    sent: list[tuple[int, Any]] = []
 
     def to_bottom(version: int) -> None:
         for page in pages:
@@ -143,11 +185,26 @@ def _play_out(
             # person scrolls down the page and takes it there.
             if settle:
                 page.wait_for_function(f"() => Number(document.body.dataset.version) >= {version}")
-            page.evaluate(TO_BOTTOM)
+            if page is not held:  # the held page stays where its decisions put it
+                page.evaluate(TO_BOTTOM)
+        if held is not None:
+            sent.append((version, held.evaluate(SCORED_KEY)))
+            held.evaluate("window.__hold = true")
 
+    scored_while_held = 0
     for _ in range(3000):
-        if not _decide(api, table_id, player, rng, to_bottom):
-            return
+        going = _decide(api, table_id, player, rng, to_bottom)
+        if held is not None and sent:
+            version, scored_before = sent.pop()
+            # Polled by a timer: frames are held.
+            held.wait_for_function(MY_NEXT_DECISION, arg=version, polling=50)
+            playing = held.get_attribute("body", "data-status") != "finished"
+            scored_while_held += playing and held.evaluate(SCORED_KEY) != scored_before
+            held.evaluate("window.__release()")
+            if playing:
+                assert_in_view(held)
+        if not going:
+            return scored_while_held
     raise AssertionError("the game did not end")
 
 
@@ -184,12 +241,19 @@ def test_the_result_comes_into_view_for_the_player_and_a_spectator(
     table_id = seated_table(ev_api, owner, bots=SEATS[game] - 1, seats=SEATS[game], game=game)
     pages = []
     problems: list[str] = []
+    # On a laptop the player's page plays as a person clicks (it stays where its decisions put
+    # it, its frames held between them: _play_out), with reduced motion so that every scroll
+    # has landed when it is read; the spectator's reads from the bottom, with motion.
+    laptop = viewport == LAPTOP
     for who in (owner, None):
+        held = laptop and who is owner
         context = ev_context(locale=locale, player=who, viewport=viewport)
         context.add_init_script(RECORD_SCROLLS)
+        if held:
+            context.add_init_script(HOLD_FRAMES)
         page = context.new_page()
         page.on("pageerror", lambda exc: problems.append(str(exc)))
-        if motion == "motion":
+        if motion == "motion" and not held:
             page.emulate_media(reduced_motion="no-preference")
         page.goto(f"/tables/{table_id}")
         expect(page.locator("body")).to_have_attribute("data-status", "playing")
@@ -199,10 +263,15 @@ def test_the_result_comes_into_view_for_the_player_and_a_spectator(
     height = player_page.evaluate("document.documentElement.scrollHeight")
     assert height > viewport["height"], height
 
-    _play_out(ev_api, table_id, owner, pages, settle=viewport == PHONE)
+    scored_while_held = _play_out(
+        ev_api, table_id, owner, pages, settle=not laptop, held=player_page if laptop else None
+    )
+    if laptop and game != "ginkgopolis":  # Ginkgopolis scores only at the end
+        # The player's page met the race it was held for: a scoring between two decisions.
+        assert scored_while_held, "no scoring came between two decisions of the player"
 
-    for page in pages:
-        _assert_result_in_view(page, motion)
+    _assert_result_in_view(player_page, "reduce" if laptop else motion)
+    _assert_result_in_view(spectator_page, motion)
     expect(player_page.locator("#result [data-action=play-again]")).to_be_visible()
     if viewport == PHONE and game != "ginkgopolis":  # Ginkgopolis scores only at the end
         # A deal, a round or a shift scored while the spectator looked at the bottom of the

@@ -419,7 +419,7 @@ def tally(record_property: Any) -> Iterator[Counter[str]]:
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 @settings(
-    max_examples=40 if LONG else 2,
+    max_examples=40 if LONG else 1,
     deadline=None,
     database=None,
     suppress_health_check=list(HealthCheck),

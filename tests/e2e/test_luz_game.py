@@ -71,9 +71,9 @@ def test_a_new_user_creates_a_luz_table_and_plays_it_to_the_end(new_context: Any
 def test_a_user_plays_luz_to_the_end_at_each_size_and_language(
     new_context: Any, viewport: dict[str, int], locale: str
 ) -> None:
-    """The same game on a phone in both languages and on a laptop in Spanish (the laptop in
-    English is the game above): every control reachable by clicks, the page's language
-    throughout, and nothing wider than the screen."""
+    """The same game on a phone in Spanish (the laptop in English is the game above): every
+    control reachable by clicks, the page's language throughout, and nothing wider than the
+    screen."""
     page = new_context(locale=locale, viewport=viewport).new_page()
     width = viewport["width"]
     problems: list[str] = []

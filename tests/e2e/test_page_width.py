@@ -78,13 +78,14 @@ def _pages(data: dict[str, Any]) -> list[tuple[str, str, str]]:
     return pages
 
 
+# Both languages on a phone; a laptop in Spanish, whose words are the longer (the table and
+# the result in English are read at every decision of each game's laptop playthrough).
 @pytest.mark.parametrize(
     ("size", "locale"),
     [
         pytest.param(PHONE, "es-ES", id="phone-es"),
         pytest.param(PHONE, "en-GB", id="phone-en"),
         pytest.param(LAPTOP, "es-ES", id="laptop-es"),
-        pytest.param(LAPTOP, "en-GB", id="laptop-en"),
     ],
 )
 def test_no_page_is_wider_than_the_screen(

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
@@ -97,6 +97,10 @@ def play(
 
 
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
+# Whole games with a copy checked every seventh step are the dearest examples: two fifths of
+# the profile's count (12 games per engine in CI, 800 under `long`); each engine's own
+# property tests play random games besides.
+@settings(max_examples=settings.default.max_examples * 2 // 5)
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1), data=st.data())
 def test_bots_play_to_the_end_and_replay_matches(
     game_id: str, seed: int, data: st.DataObject

@@ -4,7 +4,8 @@ page, and on a spectator's, in each of the four games, on a phone and on a lapto
 for people who did not ask for reduced motion. A round's scoring a renderer marks comes into
 view the same way (data-scored).
 
-The human seat's decisions go through the API (the engine's own bot chooses them) while the
+The human seat's decisions go through the API (the engine's own bot chooses them); the
+longer games are played without pages up to a point with a scoring still to come, then the
 pages look on from the bottom of the page: what matters is where the page is when the end
 frame arrives, wherever the last click was. On a laptop the player's page stays where its
 decisions put it, with its animation frames held between them: a scoring drawn late never
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -28,6 +30,17 @@ from tests.e2e.helpers import LAPTOP, PHONE, assert_in_view, game_fixtures, seat
 
 GAMES = ("gluckauf", "mine", "luz", "ginkgopolis")
 SEATS = {"gluckauf": 2, "mine": 2, "luz": 3, "ginkgopolis": 2}
+# The games that score between two decisions (a shift, a round, a deal); Ginkgopolis scores
+# only at the end.
+SCORE_MID_GAME = ("gluckauf", "mine", "luz")
+# The longer games are played through the API alone up to here, and the pages open with a
+# scoring still to come: the second shift, the last deal but one, Ginkgopolis's tenth round
+# (its games between two bots last 17 to 27).
+OPEN_PAGES_AT: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "gluckauf": lambda view: view["shift"] >= 2,
+    "luz": lambda view: view["deal"] >= view["deals_total"] - 1,
+    "ginkgopolis": lambda view: view["round"] >= 10,
+}
 ev_server, ev_api, ev_context = game_fixtures(GAMES, "ev")
 
 # Every scrollIntoView the page asks for, with its behaviour (smooth or instant).
@@ -131,6 +144,20 @@ def _game(api: httpx.Client, table_id: str) -> str:
     return _GAME_OF[table_id]
 
 
+def _wait_for_version(page: Any, version: int) -> None:
+    """The page has drawn ``version``, polled by a timer (a busy machine delays frames)."""
+    try:
+        page.wait_for_function(
+            "(v) => Number(document.body.dataset.version) >= v",
+            arg=version,
+            polling=50,
+            timeout=30_000,
+        )
+    except Exception as exc:
+        body = page.evaluate("({ ...document.body.dataset })")
+        raise AssertionError(f"the page never drew version {version}: {body}") from exc
+
+
 # Animation frames held back while window.__hold is set, then run in order on release: what a
 # frame was asked to do runs after the frames that came meanwhile, as on a slow phone or when
 # a bot answers within one frame.
@@ -168,8 +195,8 @@ def _play_out(
     held: Any = None,
 ) -> int:
     """Play the game out by the API while the pages look at their bottom. ``settle``: wait
-    for each page to draw every decision first (slow with motion: the laptop run only needs
-    the pages scrolled away from the top when the game ends).
+    for the player's page (the first) to draw every decision first (slow with motion: the
+    laptop run only needs the pages scrolled away from the top when the game ends).
 
     ``held`` (the player's page on a laptop): it stays where its decisions put it, as when a
     person clicks; its animation frames are held from each decision sent until the person's
@@ -183,8 +210,8 @@ def _play_out(
         for page in pages:
             # The page has drawn this decision (and brought its target into view), then the
             # person scrolls down the page and takes it there.
-            if settle:
-                page.wait_for_function(f"() => Number(document.body.dataset.version) >= {version}")
+            if settle and page is pages[0]:
+                _wait_for_version(page, version)
             if page is not held:  # the held page stays where its decisions put it
                 page.evaluate(TO_BOTTOM)
         if held is not None:
@@ -206,6 +233,19 @@ def _play_out(
         if not going:
             return scored_while_held
     raise AssertionError("the game did not end")
+
+
+def _play_until(
+    api: httpx.Client, table_id: str, player: dict[str, str], done: Callable[[dict[str, Any]], bool]
+) -> None:
+    """The player's decisions through the API alone until ``done(view)`` at one of them."""
+    rng = random.Random(34)
+    for _ in range(3000):
+        state = _state(api, table_id, player)
+        if state["status"] == "playing" and state["legal_actions"] and done(state["view"]):
+            return
+        assert _decide(api, table_id, player, rng, lambda version: None), "the game ended first"
+    raise AssertionError("the point to open the pages never came")
 
 
 def _assert_result_in_view(page: Any, motion: str) -> None:
@@ -239,14 +279,17 @@ def test_the_result_comes_into_view_for_the_player_and_a_spectator(
 ) -> None:
     owner = make_player(ev_api, "Alice2")
     table_id = seated_table(ev_api, owner, bots=SEATS[game] - 1, seats=SEATS[game], game=game)
+    if game in OPEN_PAGES_AT:
+        _play_until(ev_api, table_id, owner, OPEN_PAGES_AT[game])
     pages = []
     problems: list[str] = []
     # On a laptop the player's page plays as a person clicks (it stays where its decisions put
     # it, its frames held between them: _play_out), with reduced motion so that every scroll
     # has landed when it is read; the spectator's reads from the bottom, with motion.
     laptop = viewport == LAPTOP
+    hold = laptop and game in SCORE_MID_GAME
     for who in (owner, None):
-        held = laptop and who is owner
+        held = hold and who is owner
         context = ev_context(locale=locale, player=who, viewport=viewport)
         context.add_init_script(RECORD_SCROLLS)
         if held:
@@ -264,16 +307,16 @@ def test_the_result_comes_into_view_for_the_player_and_a_spectator(
     assert height > viewport["height"], height
 
     scored_while_held = _play_out(
-        ev_api, table_id, owner, pages, settle=not laptop, held=player_page if laptop else None
+        ev_api, table_id, owner, pages, settle=not laptop, held=player_page if hold else None
     )
-    if laptop and game != "ginkgopolis":  # Ginkgopolis scores only at the end
+    if hold:
         # The player's page met the race it was held for: a scoring between two decisions.
         assert scored_while_held, "no scoring came between two decisions of the player"
 
-    _assert_result_in_view(player_page, "reduce" if laptop else motion)
+    _assert_result_in_view(player_page, "reduce" if hold else motion)
     _assert_result_in_view(spectator_page, motion)
     expect(player_page.locator("#result [data-action=play-again]")).to_be_visible()
-    if viewport == PHONE and game != "ginkgopolis":  # Ginkgopolis scores only at the end
+    if viewport == PHONE and game in SCORE_MID_GAME:
         # A deal, a round or a shift scored while the spectator looked at the bottom of the
         # page: what it gave came into view (the renderer's data-scored mark).
         scrolled = spectator_page.evaluate("window.__scrolls.filter((s) => s.scored)")

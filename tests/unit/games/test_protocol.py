@@ -98,7 +98,7 @@ def play(
 
 @pytest.mark.parametrize("game_id", sorted(ENGINES))
 # Whole games with a copy checked every seventh step are the dearest examples: two fifths of
-# the profile's count (12 games per engine in CI, 800 under `long`); each engine's own
+# the profile's count (8 games per engine in CI, 800 under `long`); each engine's own
 # property tests play random games besides.
 @settings(max_examples=settings.default.max_examples * 2 // 5)
 @given(seed=st.integers(min_value=0, max_value=2**63 - 1), data=st.data())

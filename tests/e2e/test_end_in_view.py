@@ -144,18 +144,17 @@ def _game(api: httpx.Client, table_id: str) -> str:
     return _GAME_OF[table_id]
 
 
-def _wait_for_version(page: Any, version: int) -> None:
-    """The page has drawn ``version``, polled by a timer (a busy machine delays frames)."""
+def _wait_for(page: Any, drawn: str, version: int) -> None:
+    """``drawn(version)`` holds on the page, polled by a timer (held frames poll nothing; a
+    busy machine delays them); on a timeout, the page's state says why."""
     try:
-        page.wait_for_function(
-            "(v) => Number(document.body.dataset.version) >= v",
-            arg=version,
-            polling=50,
-            timeout=30_000,
-        )
+        page.wait_for_function(drawn, arg=version, polling=50, timeout=30_000)
     except Exception as exc:
         body = page.evaluate("({ ...document.body.dataset })")
-        raise AssertionError(f"the page never drew version {version}: {body}") from exc
+        raise AssertionError(f"the page never drew {drawn} for {version}: {body}") from exc
+
+
+DRAWN = "(version) => Number(document.body.dataset.version) >= version"
 
 
 # Animation frames held back while window.__hold is set, then run in order on release: what a
@@ -211,7 +210,7 @@ def _play_out(
             # The page has drawn this decision (and brought its target into view), then the
             # person scrolls down the page and takes it there.
             if settle and page is pages[0]:
-                _wait_for_version(page, version)
+                _wait_for(page, DRAWN, version)
             if page is not held:  # the held page stays where its decisions put it
                 page.evaluate(TO_BOTTOM)
         if held is not None:
@@ -223,8 +222,7 @@ def _play_out(
         going = _decide(api, table_id, player, rng, to_bottom)
         if held is not None and sent:
             version, scored_before = sent.pop()
-            # Polled by a timer: frames are held.
-            held.wait_for_function(MY_NEXT_DECISION, arg=version, polling=50)
+            _wait_for(held, MY_NEXT_DECISION, version)
             playing = held.get_attribute("body", "data-status") != "finished"
             scored_while_held += playing and held.evaluate(SCORED_KEY) != scored_before
             held.evaluate("window.__release()")
